@@ -1,0 +1,57 @@
+# Two commands for a fresh Debian 12 / Raspberry Pi OS machine: `make run` and `make test`.
+# Each first sets up whatever is missing: system packages (apt, only when missing), the
+# virtual environment .venv, and the project with its dev extras.
+
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+
+# python3-venv gives Debian's python3 its venv/ensurepip; libzbar0 is what pyzbar loads;
+# Kivy draws offscreen through Mesa EGL and reads touch through libmtdev.
+APT_PACKAGES := python3 python3-venv python3-dev libzbar0 libmtdev1 libegl1 libgl1-mesa-dri
+# Raspberry Pi OS: picamera2 only comes from apt, and the venv must see system packages.
+ifneq ($(wildcard /etc/rpi-issue),)
+APT_PACKAGES += python3-picamera2
+VENV_FLAGS := --system-site-packages
+endif
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+# Kivy: no argument parsing of ours, settings kept inside the project.
+export KIVY_NO_ARGS := 1
+export KIVY_HOME := $(CURDIR)/.kivy
+
+.PHONY: run test bench setup system-packages clean
+
+run: setup
+	$(BIN)/companion run
+
+test: setup
+	$(BIN)/python -m pytest
+
+bench: setup
+	$(BIN)/python tests/bench/run.py
+
+setup: $(STAMP)
+
+system-packages:
+	@command -v dpkg-query >/dev/null || { echo "not a Debian system: install $(APT_PACKAGES) yourself"; exit 0; }; \
+	missing=""; \
+	for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing system packages:$$missing"; \
+	  $(SUDO) apt-get update && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
+	fi
+
+$(STAMP): pyproject.toml | system-packages
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+clean:
+	rm -rf $(VENV) .kivy .pytest_cache

@@ -1,0 +1,4 @@
+"""Calibration: ArUco markers, homography and zones, colour profile, card teaching.
+
+Writes the config files that vision/ reads (DESIGN.md §2).
+"""

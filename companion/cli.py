@@ -1,0 +1,149 @@
+"""The ``companion`` command (DESIGN.md §5.2)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Sequence
+
+from companion.box import BoxProfileError, load_box
+from companion.journal import JournalError, encode, read_journal, write_journal
+from companion.rules import MAX_PLAYERS, MIN_PLAYERS, VARIANTS
+from companion.scoring import ScoreSheet, score
+from companion.simulate import simulate
+
+EXIT_OK, EXIT_BAD_INPUT = 0, 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not hasattr(args, "handler"):
+        parser.print_help()
+        return EXIT_OK
+    return int(args.handler(args))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="companion",
+        description="Space Mission table companion: keeps the game record, checks every "
+                    "action against the rules and scores the end automatically.")
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+
+    score_cmd = commands.add_parser(
+        "score", help="replay a game journal and print the scores",
+        description="Replay a journal (JSON Lines, format v1) and score it. Exit status 0 on "
+                    "success; 2 with 'line N: reason' on stderr when a line is malformed or "
+                    "breaks a rule. An incomplete last line (a write cut short by a power cut) "
+                    "is dropped with a warning on stderr.")
+    score_cmd.add_argument("journal", metavar="JOURNAL", help="the game record to score")
+    score_cmd.add_argument("--json", action="store_true",
+                           help="print the score sheet as JSON instead of a table")
+    score_cmd.set_defaults(handler=_score)
+
+    sim_cmd = commands.add_parser(
+        "simulate", help="write a random legal game journal",
+        description="Play a random legal game with the box profile's example deck and tiles, "
+                    "and write its journal (set-up, actions with undos, and every player's "
+                    "tiles at the end). The same seed gives the same game.")
+    sim_cmd.add_argument("--seed", type=int, required=True, help="random seed (an integer)")
+    sim_cmd.add_argument("--players", type=int, required=True,
+                         choices=range(MIN_PLAYERS, MAX_PLAYERS + 1), metavar="P",
+                         help=f"number of players, {MIN_PLAYERS}-{MAX_PLAYERS}")
+    sim_cmd.add_argument("--variant", choices=VARIANTS, default="table",
+                         help="rules variant (default: table)")
+    sim_cmd.add_argument("--box", metavar="PROFILE",
+                         help="box profile JSON (default: the shipped example profile)")
+    sim_cmd.add_argument("--out", metavar="FILE",
+                         help="journal file to write (default: standard output)")
+    sim_cmd.set_defaults(handler=_simulate)
+
+    box_cmd = commands.add_parser(
+        "box", help="show and check a box profile",
+        description="Load a box profile, report what is wrong with it, and list its planets. "
+                    "Coordinates still at their shipped example values are marked.")
+    box_cmd.add_argument("profile", nargs="?", metavar="PROFILE",
+                         help="box profile JSON (default: the shipped example profile)")
+    box_cmd.set_defaults(handler=_box)
+    return parser
+
+
+def _score(args: argparse.Namespace) -> int:
+    try:
+        contents = read_journal(args.journal)
+    except OSError as error:
+        print(f"{args.journal}: {error.strerror}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except JournalError as error:
+        print(error, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if contents.dropped is not None:
+        print(f"warning: {contents.dropped}", file=sys.stderr)
+    sheet = score(contents.game.state)
+    if args.json:
+        print(json.dumps(sheet.to_json(), ensure_ascii=False))
+    else:
+        print(format_sheet(sheet))
+    return EXIT_OK
+
+
+def format_sheet(sheet: ScoreSheet) -> str:
+    """The score sheet as a plain-text table; '?' where a player's tiles are not known."""
+    columns = ("jump_gate", "station_points", "minerals", "aliens", "matter", "water",
+               "medals", "space", "total")
+    headers = ("gate", "stations", "minerals", "aliens", "matter", "water", "medals", "space",
+               "total")
+    width = max([len(p.name) for p in sheet.players] + [6])
+    lines = ["player".ljust(width) + "".join(h.rjust(10) for h in headers)]
+    for p in sheet.players:
+        cells = ["?" if getattr(p, c) is None else str(getattr(p, c)) for c in columns]
+        lines.append(p.name.ljust(width) + "".join(c.rjust(10) for c in cells))
+    status = ("game over" if sheet.ended else
+              "final round" if sheet.final_round else "game in progress")
+    lines.append(f"\n{status}; space tiles revealed {sheet.revealed_space} of "
+                 f"{sheet.threshold}")
+    if sheet.winners:
+        lines.append(f"winner{'s' if len(sheet.winners) > 1 else ''}: "
+                     f"{', '.join(sheet.winners)}")
+    elif sheet.ended:
+        lines.append("winners: not known until every player's tiles are entered")
+    return "\n".join(lines)
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    try:
+        box = load_box(args.box)
+    except BoxProfileError as error:
+        print(error, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    game = simulate(args.seed, args.players, args.variant, box=box)
+    if args.out:
+        write_journal(args.out, game.setup, game.events)
+    else:
+        sys.stdout.write(encode(game.setup).decode())
+        for event in game.events:
+            sys.stdout.write(encode(event).decode())
+    return EXIT_OK
+
+
+def _box(args: argparse.Namespace) -> int:
+    try:
+        box = load_box(args.profile)
+    except BoxProfileError as error:
+        print(error, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    for planet in box.planets:
+        print(planet.describe())
+    counts = ", ".join(f"{kind} {n}" for kind, n in box.tiles.items())
+    print(f"tiles: {counts}" + (" (per-colour split assumed)" if box.tiles_split_assumed
+                                else ""))
+    print(f"deck: {len(box.deck)} cards" + (" (example deck)" if box.deck_is_example else ""))
+    if box.has_examples:
+        print("note: example values are not the printed ones; correct them from your box")
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,243 @@
+"""The journal: the game record and its crash-safe store, one JSON event per line.
+
+Format v1 is DESIGN.md §5.1. Appends are whole lines, each followed by one fsync, so an event
+whose ``append`` returned survives a power cut. A write cut short leaves at most a partial last
+line: on open it is dropped, reported and cut off the file; earlier events are kept. A bad line
+anywhere else is an error naming its line. JSON only, never pickle: a journal is also a record
+people read and share.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable
+
+from companion.rules import (Event, Game, GameState, MalformedEventError, RulesError, Setup,
+                             event_to_json, parse_event)
+
+
+class JournalError(ValueError):
+    """A journal line that cannot be used: ``line N: reason``."""
+
+    def __init__(self, line: int, reason: str) -> None:
+        super().__init__(f"line {line}: {reason}")
+        self.line = line
+        self.reason = reason
+
+
+class JournalWriteError(OSError):
+    """The journal could not store an event (disk full, read-only, removed); nothing was lost."""
+
+
+@dataclass(frozen=True)
+class DroppedLine:
+    """A last line that was cut short, as a power cut mid-write leaves it."""
+
+    line: int
+    reason: str
+    offset: int
+    """Byte offset where the dropped line starts: the file is cut back to here."""
+
+    def __str__(self) -> str:
+        return (f"line {self.line}: incomplete last line dropped ({self.reason}); "
+                "it was being written when the companion stopped")
+
+
+@dataclass(frozen=True)
+class JournalContents:
+    game: Game
+    events: tuple[Event, ...]
+    """Every event after the set-up as written, undos included."""
+    dropped: DroppedLine | None
+    good_size: int
+    """Bytes up to the end of the last good line."""
+    ends_with_newline: bool
+
+
+def encode(event: Event) -> bytes:
+    return (json.dumps(event_to_json(event), ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def read_journal(path: str | Path) -> JournalContents:
+    """Parse and replay a journal; ``JournalError`` names the first line that cannot be used."""
+    data = Path(path).read_bytes()
+    lines = data.split(b"\n")
+    last_text = max((i for i, raw in enumerate(lines) if raw.strip()), default=-1)
+    game: Game | None = None
+    events: list[Event] = []
+    offset = good_size = 0
+    for index, raw in enumerate(lines):
+        number, start = index + 1, offset
+        offset += len(raw) + 1
+        if not raw.strip():
+            continue
+        try:
+            obj = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            if index == last_text:
+                return _contents(game, events, DroppedLine(number, _why(error), start), start)
+            raise JournalError(number, f"not a JSON object ({_why(error)})") from None
+        try:
+            event = parse_event(obj)
+            if game is None:
+                if not isinstance(event, Setup):
+                    raise MalformedEventError("the first line must be the set-up "
+                                              f"(type setup), not {event.type}")
+                game = Game(event)
+            else:
+                game.play(event)
+                events.append(event)
+        except RulesError as error:
+            raise JournalError(number, str(error)) from None
+        good_size = min(offset, len(data))
+    return _contents(game, events, None, good_size, data.endswith(b"\n") or not data.strip())
+
+
+def _contents(game: Game | None, events: list[Event], dropped: DroppedLine | None,
+              good_size: int, ends_with_newline: bool = True) -> JournalContents:
+    if game is None:
+        line = dropped.line if dropped else 1
+        raise JournalError(line, "the journal has no set-up line (it is empty or was cut short "
+                                 "while the set-up was written)")
+    return JournalContents(game, tuple(events), dropped, good_size, ends_with_newline)
+
+
+def _why(error: Exception) -> str:
+    if isinstance(error, json.JSONDecodeError):
+        return f"{error.msg} at column {error.colno}"
+    return "not UTF-8 text"
+
+
+class Journal:
+    """An open journal: the live game and the file that keeps it, appended and fsync'd."""
+
+    def __init__(self, path: Path, fd: int, game: Game, size: int,
+                 dropped: DroppedLine | None = None) -> None:
+        self.path = path
+        self.game = game
+        self.dropped = dropped
+        """What opening had to drop, to be reported to the players."""
+        self._fd = fd
+        self._size = size
+
+    @classmethod
+    def create(cls, path: str | Path, setup: Setup) -> Journal:
+        """Start a new game record; refuses to overwrite an existing file."""
+        target = Path(path)
+        try:
+            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except OSError as error:
+            raise JournalWriteError(error.errno, f"cannot create {target}: {error.strerror}")
+        journal = cls(target, fd, Game(setup), 0)
+        try:
+            journal._write(encode(setup))
+        except JournalWriteError:
+            journal.close()
+            target.unlink(missing_ok=True)
+            raise
+        _fsync_directory(target.parent)
+        return journal
+
+    @classmethod
+    def open(cls, path: str | Path) -> Journal:
+        """Replay an existing record and make it ready for appending.
+
+        A partial last line is cut off (and reported in ``dropped``); a last line that lacks
+        only its newline gets one, so the next append starts on a line of its own.
+        """
+        target = Path(path)
+        contents = read_journal(target)
+        try:
+            fd = os.open(target, os.O_WRONLY)
+        except OSError as error:
+            raise JournalWriteError(error.errno, f"cannot write {target}: {error.strerror}")
+        journal = cls(target, fd, contents.game, contents.good_size, contents.dropped)
+        try:
+            if os.fstat(fd).st_size != contents.good_size:  # a partial line, or blank ones
+                os.ftruncate(fd, contents.good_size)
+                os.fsync(fd)
+            if not contents.ends_with_newline:
+                journal._write(b"\n")
+        except OSError as error:
+            journal.close()
+            raise JournalWriteError(error.errno, f"cannot repair {target}: {error.strerror}")
+        return journal
+
+    @property
+    def state(self) -> GameState:
+        return self.game.state
+
+    def append(self, event: Event) -> GameState:
+        """Check ``event`` against the rules, store it durably, and return the new state.
+
+        A ``RulesError`` leaves game and file untouched; so does a ``JournalWriteError``.
+        """
+        mark = self.game.checkpoint()
+        self.game.play(event)
+        try:
+            self._write(encode(event))
+        except JournalWriteError:
+            self.game.restore(mark)
+            raise
+        return self.game.state
+
+    def _write(self, line: bytes) -> None:
+        size_before = self._size
+        try:
+            os.lseek(self._fd, size_before, os.SEEK_SET)
+            view = memoryview(line)
+            while view:
+                written = os.write(self._fd, view)
+                view = view[written:]
+            os.fsync(self._fd)
+        except OSError as error:
+            try:  # leave no partial line behind
+                os.ftruncate(self._fd, size_before)
+                os.fsync(self._fd)
+            except OSError:
+                pass  # the next open drops a partial last line anyway
+            raise JournalWriteError(
+                error.errno, f"could not save to {self.path}: {error.strerror}; "
+                "the last action was not recorded") from error
+        self._size = size_before + len(line)
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def write_journal(path: str | Path, setup: Setup, events: Iterable[Event]) -> Game:
+    """Write a whole record at once (checked by replay first), with a single fsync."""
+    game = Game.replay(setup, events := list(events))
+    target = Path(path)
+    with open(target, "wb") as out:
+        out.write(encode(setup))
+        for event in events:
+            out.write(encode(event))
+        out.flush()
+        os.fsync(out.fileno())
+    return game
+
+
+def _fsync_directory(directory: Path) -> None:
+    """Make a new file's directory entry durable too."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
