@@ -28,6 +28,8 @@ run: setup
 	$(BIN)/companion run
 
 test: setup
+	$(BIN)/ruff check .
+	$(BIN)/mypy companion
 	$(BIN)/python -m pytest
 
 bench: setup

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 from companion.box import BoxProfileError, load_box
 from companion.journal import JournalError, encode, read_journal, write_journal

@@ -13,7 +13,7 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from collections.abc import Iterable
 
 from companion.rules import (Event, Game, GameState, MalformedEventError, RulesError, Setup,
                              event_to_json, parse_event)
@@ -130,7 +130,8 @@ class Journal:
         try:
             fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         except OSError as error:
-            raise JournalWriteError(error.errno, f"cannot create {target}: {error.strerror}")
+            raise JournalWriteError(
+                error.errno, f"cannot create {target}: {error.strerror}") from None
         journal = cls(target, fd, Game(setup), 0)
         try:
             journal._write(encode(setup))
@@ -153,7 +154,8 @@ class Journal:
         try:
             fd = os.open(target, os.O_WRONLY)
         except OSError as error:
-            raise JournalWriteError(error.errno, f"cannot write {target}: {error.strerror}")
+            raise JournalWriteError(
+                error.errno, f"cannot write {target}: {error.strerror}") from None
         journal = cls(target, fd, contents.game, contents.good_size, contents.dropped)
         try:
             if os.fstat(fd).st_size != contents.good_size:  # a partial line, or blank ones
@@ -163,7 +165,8 @@ class Journal:
                 journal._write(b"\n")
         except OSError as error:
             journal.close()
-            raise JournalWriteError(error.errno, f"cannot repair {target}: {error.strerror}")
+            raise JournalWriteError(
+                error.errno, f"cannot repair {target}: {error.strerror}") from None
         return journal
 
     @property

@@ -5,8 +5,26 @@ events (set-up, the six actions, undo, end, tile inventory), state, the engine
 (``apply(state, event) -> new state`` or a precise error), queries the screen needs, and the
 ``Game`` fold that gives undo its meaning.
 
-The rules text is in ``shared/rules/``; where it is silent, DESIGN.md §4 decides. Every decision
-of that kind that this module makes beyond §4 is listed in ``docs/rules-decisions.md``.
+The rules text is in ``shared/rules/``; where it is silent, DESIGN.md §4 decides. Where both
+are silent, this module decides as a careful player would, and this list is the one place
+those decisions live:
+
+- Top up with five cards and nothing discarded is legal: it is how a player passes an action.
+- A card whose two coordinates share a colour may list them in either order (``O2/O1``): the
+  code keeps the printed top and bottom; only the colour order blue, green, orange is canonical.
+- ``only_space`` takes no ``tile`` (nothing is reserved) and implies the reveal.
+- A stack with no tiles left is treated like a revealed one: scan and discover are refused
+  there, develop builds the station and takes nothing; ``tile`` and ``reveal`` on such a develop
+  are refused rather than ignored, so a wrong entry is caught.
+- A reveal is part of the action that took the tile (its ``reveal`` flag); there is no separate
+  reveal event, as the rules turn the tiles up right after the take.
+- The rules text gives only category totals (16 minerals, 10 aliens, 8 matter, 8 water,
+  6 medals, 16 space): a record may never name more of a category than that. The per-colour
+  split is not known, so it is not enforced.
+- An empty draw pile is replaced by the shuffled discard pile as soon as there is one, after
+  any action, not only during a top up.
+- A tile inventory uses no action and may be entered before or after the end.
+- ``end`` on a game that has already ended is refused (undo reopens a game, then it may end).
 
 The engine deals in public information only. It knows how many cards each hand and pile holds,
 how many tiles each stack holds and which of them were seen, never what a face-down stack or a
@@ -17,7 +35,8 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, Iterable, Mapping, Union
+from typing import Any, ClassVar, Union
+from collections.abc import Iterable, Mapping
 
 # ---------------------------------------------------------------------------------------------
 # Constants
@@ -700,8 +719,15 @@ def apply(state: GameState, event: Event) -> GameState:
         _ACTIONS[event.type](new, event)
         _settle_piles(new)
         _advance(new)
-    _check_tile_totals(new)
+    if _names_tiles(event):
+        _check_tile_totals(new)
     return new
+
+
+def _names_tiles(event: Event) -> bool:
+    """Whether an event can add to the tiles the record knows of (kinds or revealed space)."""
+    return (isinstance(event, Inventory) or getattr(event, "tile", None) is not None
+            or getattr(event, "reveal", False) or getattr(event, "only_space", False))
 
 
 def _check_turn(state: GameState, action: Action) -> None:

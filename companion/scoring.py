@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import asdict, dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any
+from collections.abc import Iterable, Sequence
 
 from companion.rules import CHIPS_PER_PLAYER, TILE_CATEGORY, GameState
 
@@ -21,7 +22,6 @@ MATTER_PAIR_POINTS = 7
 MATTER_SINGLE_POINTS = 2
 #: Water points for 0-4 tiles; beyond four, another set starts (6 tiles = 14 + 5).
 WATER_POINTS = (0, 2, 5, 9, 14)
-TILE_CATEGORIES = ("minerals", "aliens", "matter", "water", "medals", "space")
 
 
 def gate_places(probes: Sequence[int]) -> list[int | None]:
@@ -111,10 +111,13 @@ def score(state: GameState) -> ScoreSheet:
         tiles = tile_points(t for t in player.tiles if t is not None) if known else None
         base = gate_score + STATION_POINTS * player.stations
         total = base + sum(tiles.values()) if tiles is not None else None
+        points = tiles or {}
         rows.append(PlayerScore(
-            seat.name, player.probes, player.stations, gate_score,
-            STATION_POINTS * player.stations,
-            *((tiles[c] if tiles else None) for c in TILE_CATEGORIES),
+            name=seat.name, probes=player.probes, stations=player.stations,
+            jump_gate=gate_score, station_points=STATION_POINTS * player.stations,
+            minerals=points.get("minerals"), aliens=points.get("aliens"),
+            matter=points.get("matter"), water=points.get("water"),
+            medals=points.get("medals"), space=points.get("space"),
             total=total, tiles_known=known))
     return ScoreSheet(state.ended, state.final_round, state.revealed_space,
                       state.setup.threshold, tuple(rows), winners(state.ended, rows))

@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, TypeVar
+from collections.abc import Callable, Sequence
 
 from companion.box import BoxProfile, load_box
-from companion.rules import (HAND_SIZE, PLAYER_COLORS, RING_SIZE, SPACE, TILES_PER_STACK,
-                             Action, Card, Develop, Discover, End, Event, Fly, Game,
+from companion.rules import (CHIPS_PER_PLAYER, HAND_SIZE, PLAYER_COLORS, RING_SIZE, SPACE,
+                             TILES_PER_STACK, Card, Develop, Discover, End, Event, Fly, Game,
                              Inventory, Jump, PlayerSeat, Scan, Setup, TopUp, Undo,
                              cards_fit_landing)
 
+T = TypeVar("T")
 PLAYER_NAMES = ("Ann", "Ben", "Cleo", "Dev", "Eve")
 #: How strongly the random players prefer each kind of action when several are open.
 ACTION_WEIGHTS = {"develop": 8, "discover": 6, "scan": 4, "jump": 2, "fly": 2, "top_up": 1}
@@ -54,10 +58,12 @@ class SimulatedGame:
 class Simulation:
     def __init__(self, seed: int, players: int, variant: str = "table",
                  box: BoxProfile | None = None, undo_rate: float = 0.03,
-                 hide_rate: float = 0.0, space_mistake_rate: float = 0.02) -> None:
+                 hide_rate: float = 0.0, space_mistake_rate: float = 0.02,
+                 tile_order: Sequence[str] | None = None) -> None:
         """``hide_rate``: chance an optional field (card code, tile kind) is left out, as in
         touch-only play. ``space_mistake_rate``: chance a player takes a space tile on
-        purpose (variant ``table`` only)."""
+        purpose (variant ``table`` only). ``tile_order``: the 64 tiles in dealing order
+        (8 per planet around the ring) instead of a shuffle, to stage rare cases."""
         self.rng = random.Random(seed)
         self.box = box or load_box()
         self.undo_rate, self.hide_rate = undo_rate, hide_rate
@@ -73,6 +79,10 @@ class Simulation:
         rng.shuffle(deck)
         tiles = [kind for kind, count in self.box.tiles.items() for _ in range(count)]
         rng.shuffle(tiles)
+        if tile_order is not None:
+            if sorted(tile_order) != sorted(tiles):
+                raise ValueError("tile_order must hold exactly the box's 64 tiles")
+            tiles = list(tile_order)
         self.world = World(
             hands=[[deck.pop() for _ in range(HAND_SIZE)] for _ in range(players)],
             draw=deck,
@@ -115,26 +125,26 @@ class Simulation:
         self.events.append(event)
         return event
 
-    def _hide(self, value):  # type: ignore[no-untyped-def]
+    def _hide(self, value: T) -> T | None:
         return None if self.rng.random() < self.hide_rate else value
 
     # -- the options open to the player to move, as closures that perform them ----------------
 
-    def _options(self) -> dict[str, list]:  # type: ignore[type-arg]
+    def _options(self) -> dict[str, list[Callable[[], Event]]]:
         state, world = self.game.state, self.world
         me = state.current
         hand = world.hands[me]
         at = state.players[me].at
-        chip_free = state.chips_in_play(me) < 20
-        options: dict[str, list] = {"top_up": [self._top_up]}  # type: ignore[type-arg]
+        chip_free = state.chips_in_play(me) < CHIPS_PER_PLAYER
+        options: dict[str, list[Callable[[], Event]]] = {"top_up": [self._top_up]}
         if chip_free:
             options["jump"] = [
-                (lambda c=card, t=target: self._jump(c, t))
+                partial(self._jump, card, target)
                 for card in hand for target, planet in enumerate(self.setup.planets)
                 if target != at and card.fits("B", planet.jump)]
         if at is None:
             return {k: v for k, v in options.items() if v}
-        options["fly"] = [(lambda t=t: self._fly(t)) for t in self.setup.neighbours(at)]
+        options["fly"] = [partial(self._fly, t) for t in self.setup.neighbours(at)]
         planet, stack = self.setup.planets[at], state.stacks[at]
         if stack.developer is None:
             scan_cards = [c for c in hand if c.fits("G", planet.scan)]
@@ -235,9 +245,6 @@ class Simulation:
         return self._record(Discover(self._hide(kind), reveal))
 
 
-def simulate(seed: int, players: int, variant: str = "table", **options: float) -> SimulatedGame:
+def simulate(seed: int, players: int, variant: str = "table", **options: Any) -> SimulatedGame:
     """A complete random legal game for ``players`` players, the same for the same seed."""
-    return Simulation(seed, players, variant, **options).run()  # type: ignore[arg-type]
-
-
-__all__ = ["Simulation", "SimulatedGame", "simulate", "Action"]
+    return Simulation(seed, players, variant, **options).run()

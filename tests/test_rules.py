@@ -6,8 +6,8 @@ import pytest
 
 from companion.rules import (END_THRESHOLD, Card, Develop, Discover, GameOverError, GameState,
                              IllegalActionError, InventoryError, Jump, MalformedEventError,
-                             NothingToUndoError, NotYourTurnError, Reservation, Scan, Setup, TopUp, apply,
-                             card_uses, legal_actions, parse_event)
+                             NothingToUndoError, NotYourTurnError, Reservation, Scan, Setup,
+                             TopUp, apply, card_uses, legal_actions, parse_event)
 from tests.conftest import new_game, play, setup_json
 
 SKIP = {"type": "top_up"}  # discard nothing, draw nothing: a legal do-nothing action
