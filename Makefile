@@ -9,8 +9,10 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
 # python3-venv gives Debian's python3 its venv/ensurepip; libzbar0 is what pyzbar loads;
-# Kivy draws offscreen through Mesa EGL and reads touch through libmtdev.
-APT_PACKAGES := python3 python3-venv python3-dev libzbar0 libmtdev1 libegl1 libgl1-mesa-dri
+# Kivy draws offscreen through Mesa EGL and reads touch through libmtdev; poppler-utils
+# (pdftoppm) lets the tests read the printed sticker PDF back.
+APT_PACKAGES := python3 python3-venv python3-dev libzbar0 libmtdev1 libegl1 libgl1-mesa-dri \
+                poppler-utils
 # Raspberry Pi OS: picamera2 only comes from apt, and the venv must see system packages.
 ifneq ($(wildcard /etc/rpi-issue),)
 APT_PACKAGES += python3-picamera2

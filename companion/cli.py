@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from importlib.metadata import entry_points
 from collections.abc import Sequence
 
 from companion.box import BoxProfileError, load_box
@@ -14,6 +15,9 @@ from companion.scoring import ScoreSheet, score
 from companion.simulate import simulate
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
+PLUGIN_GROUP = "companion.commands"
+"""Camera, calibration and screen commands plug in here (entry points in pyproject.toml), so
+the core never imports them: the dependency arrows of DESIGN.md §2 run one way."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -67,6 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
     box_cmd.add_argument("profile", nargs="?", metavar="PROFILE",
                          help="box profile JSON (default: the shipped example profile)")
     box_cmd.set_defaults(handler=_box)
+    for plugin in sorted(entry_points(group=PLUGIN_GROUP), key=lambda e: e.name):
+        plugin.load()(commands)
     return parser
 
 

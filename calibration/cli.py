@@ -1,0 +1,129 @@
+"""`companion print-stickers`, `companion print-markers` and `companion calibrate`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import cv2
+
+from companion.box import BoxProfileError, load_box
+from vision.cards import TeachingError
+from vision.config import Calibration, CalibrationError, load_calibration, save_calibration
+from vision.layout import default_layout
+
+from calibration.printables import DEFAULT_STICKER_MM, PAPERS, print_markers, print_stickers
+from calibration.table import CalibrationFailed, calibrate_table
+from calibration.teach import teach_folder
+
+EXIT_OK, EXIT_BAD_INPUT = 0, 2
+
+
+def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    stickers = commands.add_parser(
+        "print-stickers", help="write the 64 tile stickers as a PDF",
+        description="Write a PDF of the 64 tile stickers (version-1 QR codes, error correction "
+                    "Q, quiet zone kept), numbered 1-64 in the box profile's tile order, with "
+                    "the kind and number printed under each and corner ticks to cut along.")
+    stickers.add_argument("out", metavar="OUT.pdf")
+    stickers.add_argument("--size-mm", type=float, default=DEFAULT_STICKER_MM,
+                          help=f"code size with its quiet zone (default {DEFAULT_STICKER_MM:g})")
+    stickers.add_argument("--paper", choices=sorted(PAPERS), default="a4")
+    stickers.add_argument("--box", metavar="PROFILE", help="box profile (default: shipped)")
+    stickers.set_defaults(handler=_print_stickers)
+
+    markers = commands.add_parser(
+        "print-markers", help="write the table's ArUco markers as a PDF",
+        description="Write a PDF of the ArUco markers: four for the table corners, four for "
+                    "the scan tray, and the colour swatches used for the colour profile.")
+    markers.add_argument("out", metavar="OUT.pdf")
+    markers.add_argument("--paper", choices=sorted(PAPERS), default="a4")
+    markers.set_defaults(handler=_print_markers)
+
+    calibrate = commands.add_parser(
+        "calibrate", help="calibrate the table from a photo, or teach the cards",
+        description="'table IMAGE': find the markers, solve the homography and zones, report "
+                    "pixels per QR module per zone and measure the colour swatches. "
+                    "'cards DIR': learn the deck's printing from labelled photos (B3-G2.png). "
+                    "Both add to CAL.json if it exists.")
+    kinds = calibrate.add_subparsers(dest="what", metavar="WHAT", required=True)
+    table = kinds.add_parser("table", help="markers, homography, zones, sizing, colours")
+    table.add_argument("image", metavar="IMAGE")
+    table.add_argument("--out", required=True, metavar="CAL.json")
+    table.add_argument("--sticker-mm", type=float, default=DEFAULT_STICKER_MM,
+                       help="the sticker size to give sizing advice for")
+    table.set_defaults(handler=_calibrate_table)
+    cards = kinds.add_parser("cards", help="teach the card reader from labelled photos")
+    cards.add_argument("folder", metavar="DIR")
+    cards.add_argument("--out", required=True, metavar="CAL.json")
+    cards.set_defaults(handler=_calibrate_cards)
+
+
+def _print_stickers(args: argparse.Namespace) -> int:
+    try:
+        box = load_box(args.box)
+        sheet = print_stickers(box, args.out, args.size_mm, args.paper)
+    except (BoxProfileError, ValueError, OSError) as error:
+        print(error, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(f"{args.out}: 64 stickers on {sheet.pages} page(s), code {sheet.sticker_mm:.1f} mm, "
+          f"module {sheet.module_mm:.2f} mm")
+    return EXIT_OK
+
+
+def _print_markers(args: argparse.Namespace) -> int:
+    try:
+        pages = print_markers(default_layout(), args.out, args.paper)
+    except OSError as error:
+        print(error, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(f"{args.out}: markers on {pages} page(s)")
+    return EXIT_OK
+
+
+def _existing(path: str) -> Calibration | None:
+    return load_calibration(path) if Path(path).exists() else None
+
+
+def _calibrate_table(args: argparse.Namespace) -> int:
+    image = cv2.imread(args.image, cv2.IMREAD_COLOR)
+    if image is None:
+        print(f"{args.image}: cannot be opened as an image", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        base = _existing(args.out)
+        layout = base.layout if base else default_layout()
+        result = calibrate_table(image, layout, args.sticker_mm, base)
+        save_calibration(result.calibration, args.out)
+    except (CalibrationFailed, CalibrationError, OSError) as error:
+        print(error, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    rect = result.rectification
+    print(f"markers used: {', '.join(map(str, rect.markers_used))} "
+          f"(agreement {rect.residual_mm:.2f} mm)")
+    for zone in result.sizing:
+        print(zone.advice(args.sticker_mm))
+    if result.colors_found:
+        print(f"colour profile measured for {', '.join(result.colors_found)}")
+    for note in result.notes:
+        print(f"note: {note}")
+    print(f"saved {args.out}")
+    return EXIT_OK
+
+
+def _calibrate_cards(args: argparse.Namespace) -> int:
+    try:
+        base = _existing(args.out) or Calibration()
+        taught = teach_folder(args.folder)
+        base.cards = taught.model
+        save_calibration(base, args.out)
+    except (TeachingError, CalibrationError, OSError) as error:
+        print(error, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    for reason in taught.skipped:
+        print(f"skipped {reason}")
+    symbols = ", ".join(sorted(taught.model.templates))
+    print(f"learned {taught.cards} card(s) from {taught.photos} photo(s); symbols {symbols}")
+    print(f"saved {args.out}")
+    return EXIT_OK

@@ -1,0 +1,131 @@
+"""What the camera reports, as plain data: the types vision/ produces and the tracker reads.
+
+They live in the core so that vision depends on the core, never the reverse (DESIGN.md §2).
+Also here: the tile sticker payload (DESIGN.md §5.3), which is untrusted input.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.rules import TILE_KINDS
+
+Point = tuple[float, float]
+Corners = tuple[Point, Point, Point, Point]
+
+STICKER_COUNT = 64
+_PAYLOAD = re.compile(r"SM1:T([0-9]{2}):(" + "|".join(re.escape(k) for k in TILE_KINDS) + r")")
+
+
+@dataclass(frozen=True)
+class StickerPayload:
+    tile_id: int
+    """1-64, as printed under the sticker."""
+    kind: str
+
+    @property
+    def text(self) -> str:
+        return f"SM1:T{self.tile_id:02d}:{self.kind}"
+
+
+def parse_sticker(text: str) -> StickerPayload | None:
+    """The sticker a QR text names, or ``None`` when it is anything but exactly that form.
+
+    No trimming, case folding or searching inside a longer text: a near miss is foreign.
+    """
+    match = _PAYLOAD.fullmatch(text)
+    if match is None:
+        return None
+    tile_id = int(match.group(1))
+    if not 1 <= tile_id <= STICKER_COUNT:
+        return None
+    return StickerPayload(tile_id, match.group(2))
+
+
+@dataclass(frozen=True)
+class CardSeen:
+    code: str
+    """Canonical card code, e.g. ``B3/G2``."""
+    confidence: float
+    """0-1; below the reader's threshold a card is reported as a problem instead."""
+    zone: str | None
+    corners: Corners
+    """Image pixel corners of the card, clockwise from the top-left of its upright face."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "confidence": round(self.confidence, 3), "zone": self.zone,
+                "corners": _round(self.corners)}
+
+
+@dataclass(frozen=True)
+class TileSeen:
+    payload: str
+    tile_id: int
+    kind: str
+    zone: str | None
+    corners: Corners
+
+    def to_json(self) -> dict[str, Any]:
+        return {"payload": self.payload, "id": self.tile_id, "kind": self.kind,
+                "zone": self.zone, "corners": _round(self.corners)}
+
+
+@dataclass(frozen=True)
+class MarkerSeen:
+    marker_id: int
+    corners: Corners
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.marker_id, "corners": _round(self.corners)}
+
+
+@dataclass(frozen=True)
+class CodeSeen:
+    """Any QR text the reader decoded, foreign ones included (``scan --raw``)."""
+
+    text: str
+    corners: Corners
+
+    def to_json(self) -> dict[str, Any]:
+        return {"text": self.text, "corners": _round(self.corners)}
+
+
+@dataclass(frozen=True)
+class Problem:
+    kind: str
+    """``foreign_code``, ``unsure_card``, ``no_calibration``, ``bad_frame``, ``camera``…"""
+    message: str
+    corners: Corners | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind, "message": self.message}
+        if self.corners is not None:
+            data["corners"] = _round(self.corners)
+        return data
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What one frame (or a debounced run of frames) shows."""
+
+    cards: tuple[CardSeen, ...] = ()
+    tiles: tuple[TileSeen, ...] = ()
+    markers: tuple[MarkerSeen, ...] = ()
+    problems: tuple[Problem, ...] = ()
+    codes: tuple[CodeSeen, ...] = field(default=(), compare=False)
+
+    def to_json(self, raw: bool = False) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "cards": [c.to_json() for c in self.cards],
+            "tiles": [t.to_json() for t in self.tiles],
+            "markers": [m.to_json() for m in self.markers],
+            "problems": [p.to_json() for p in self.problems]}
+        if raw:
+            data["codes"] = [c.to_json() for c in self.codes]
+        return data
+
+
+def _round(corners: Corners) -> list[list[float]]:
+    return [[round(float(x), 1), round(float(y), 1)] for x, y in corners]

@@ -1,0 +1,63 @@
+"""`companion scan`: what the vision pipeline reads in still images (DESIGN.md §5.2)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import cv2
+
+from vision.config import Calibration, CalibrationError, load_calibration
+from vision.pipeline import Pipeline
+
+EXIT_OK, EXIT_BAD_INPUT = 0, 2
+
+
+def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    scan = commands.add_parser(
+        "scan", help="read cards, tile stickers and markers in still images",
+        description="Read each image with the vision pipeline. Exit status 0 when every image "
+                    "was read (whatever was found in it); 2 when an image cannot be opened. "
+                    "A card the reader is unsure of, or a QR code that is not a tile sticker, "
+                    "is listed under problems.")
+    scan.add_argument("images", nargs="+", metavar="IMAGE")
+    scan.add_argument("--calibration", metavar="FILE",
+                      help="calibration file from 'companion calibrate'")
+    scan.add_argument("--json", action="store_true", help="print a JSON list, one per image")
+    scan.add_argument("--raw", action="store_true",
+                      help="also list every decoded QR text under 'codes', foreign ones too")
+    scan.set_defaults(handler=_scan)
+
+
+def _scan(args: argparse.Namespace) -> int:
+    try:
+        calibration = (load_calibration(args.calibration) if args.calibration
+                       else Calibration())
+    except CalibrationError as error:
+        print(error, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    pipeline = Pipeline(calibration)
+    results = []
+    for path in args.images:
+        image = cv2.imread(path, cv2.IMREAD_COLOR)
+        if image is None:
+            print(f"{path}: cannot be opened as an image", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        results.append((path, pipeline.read_still(image).to_json(raw=args.raw)))
+    if args.json:
+        print(json.dumps([data for _, data in results]))
+        return EXIT_OK
+    for path, data in results:
+        print(f"{path}:")
+        for card in data["cards"]:
+            print(f"  card {card['code']} (confidence {card['confidence']:.2f}) "
+                  f"in {card['zone'] or 'no zone'}")
+        for tile in data["tiles"]:
+            print(f"  tile T{tile['id']:02d} {tile['kind']} in {tile['zone'] or 'no zone'}")
+        print(f"  markers: {', '.join(str(m['id']) for m in data['markers']) or 'none'}")
+        for problem in data["problems"]:
+            print(f"  problem: {problem['message']}")
+        for code in data.get("codes", []):
+            print(f"  code: {code['text']!r}")
+    return EXIT_OK

@@ -1,0 +1,124 @@
+"""The calibration file vision reads (written by ``companion calibrate``): JSON, version 1.
+
+``layout`` (markers, zones), ``table`` (the homography found at calibration, the image size, the
+sizing report), ``colors`` (hues of the printed swatches under the table's light) and ``cards``
+(a taught card model). Every part is optional but the layout; an unknown part is ignored.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.card_art import REFERENCE_STYLE
+from vision.cards import COLORS, CardModel, bgr_hue, reference_model
+from vision.layout import TableLayout, default_layout
+
+VERSION = 1
+
+
+class CalibrationError(ValueError):
+    """The calibration file cannot be used; the message names the file and the part."""
+
+
+@dataclass
+class Calibration:
+    layout: TableLayout = field(default_factory=default_layout)
+    image_to_table: np.ndarray | None = None
+    image_size: tuple[int, int] | None = None
+    sizing: list[dict[str, Any]] = field(default_factory=list)
+    colors: dict[str, float] | None = None
+    """Measured hue of each printed colour swatch (OpenCV hue, 0-180)."""
+    cards: CardModel | None = None
+
+    def card_model(self) -> CardModel:
+        """The taught model if there is one; else the reference style, its hues moved by what
+        the swatches show of the table's light."""
+        if self.cards is not None:
+            return self.cards
+        reference = reference_model()
+        if self.colors is None:
+            return reference
+        hues = {}
+        for color in COLORS:
+            printed = bgr_hue(REFERENCE_STYLE.colors[color])
+            shift = ((self.colors[color] - printed + 90) % 180) - 90
+            hues[color] = (reference.hues[color] + shift) % 180
+        return CardModel(hues, reference.templates, reference.min_saturation)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"version": VERSION, "layout": self.layout.to_json()}
+        if self.image_to_table is not None and self.image_size is not None:
+            data["table"] = {"image_to_table": self.image_to_table.tolist(),
+                             "image_size": list(self.image_size), "sizing": self.sizing}
+        if self.colors is not None:
+            data["colors"] = dict(self.colors)
+        if self.cards is not None:
+            data["cards"] = self.cards.to_json()
+        return data
+
+    @classmethod
+    def from_json(cls, data: Any) -> Calibration:
+        if not isinstance(data, dict) or data.get("version") != VERSION:
+            raise CalibrationError(f"not a version-{VERSION} calibration file")
+        part = "layout"
+        try:
+            calibration = cls(TableLayout.from_json(data["layout"]))
+            if "table" in data:
+                part = "table"
+                table = data["table"]
+                matrix = np.array(table["image_to_table"], dtype=np.float64)
+                if matrix.shape != (3, 3) or not np.isfinite(matrix).all():
+                    raise ValueError("image_to_table must be a 3x3 matrix of numbers")
+                size = table["image_size"]
+                calibration.image_to_table = matrix
+                calibration.image_size = (int(size[0]), int(size[1]))
+                calibration.sizing = list(table.get("sizing", []))
+            if "colors" in data:
+                part = "colors"
+                colors = {str(k): float(v) for k, v in data["colors"].items()}
+                if set(colors) != set(COLORS):
+                    raise ValueError(f"needs a hue for each of {', '.join(COLORS)}")
+                calibration.colors = colors
+            if "cards" in data:
+                part = "cards"
+                calibration.cards = CardModel.from_json(data["cards"])
+        except (KeyError, TypeError, ValueError, IndexError) as error:
+            raise CalibrationError(f"its {part} part is unusable: {error}") from None
+        return calibration
+
+
+def load_calibration(path: str | Path) -> Calibration:
+    source = Path(path)
+    try:
+        data = json.loads(source.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise CalibrationError(f"{source}: cannot read it: {error.strerror}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise CalibrationError(f"{source}: not valid JSON: {error}") from None
+    try:
+        return Calibration.from_json(data)
+    except CalibrationError as error:
+        raise CalibrationError(f"{source}: {error}") from None
+
+
+def save_calibration(calibration: Calibration, path: str | Path) -> None:
+    """Write atomically: a crash mid-write leaves the old file, never half a new one."""
+    target = Path(path)
+    text = json.dumps(calibration.to_json(), indent=1)
+    fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text + "\n")
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

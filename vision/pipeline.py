@@ -1,0 +1,230 @@
+"""The vision pipeline: frames in, observations out.
+
+``read_still`` reads one image completely (``companion scan``). ``process`` is the live loop:
+markers are found now and then (the camera does not move), only regions that changed and have
+settled are read, what was read stays until its region changes again, and the debounced view
+is what the tracker sees. Neither ever raises on a bad frame: problems are reported instead.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from companion.observations import (CardSeen, CodeSeen, Corners, MarkerSeen, Observation,
+                                    Problem, TileSeen)
+from vision.cards import CARD_ASPECT, MIN_CARD_AREA, find_card_outlines, read_card
+from vision.changes import ChangeTracker
+from vision.config import Calibration
+from vision.debounce import Debouncer
+from vision.layout import CARD_SIZE
+from vision.rectify import MarkerDetector, Rectification, rectify, to_corners
+from vision.stickers import Box, read_stickers
+
+log = logging.getLogger(__name__)
+
+WINDOW = 384
+"""Largest region handed to zbar at once: it reads a code more reliably in a crop around it
+than in a whole frame; bigger regions are read as overlapping windows."""
+WINDOW_OVERLAP = 128
+
+
+@dataclass
+class _Found:
+    """Something read, kept until the region it lies in changes again."""
+
+    center: tuple[float, float]
+    tile: TileSeen | None = None
+    card: CardSeen | None = None
+    problem: Problem | None = None
+    code: CodeSeen | None = None
+
+
+@dataclass(frozen=True)
+class PipelineResult:
+    raw: Observation
+    """Everything currently read, frame by frame."""
+    stable: Observation
+    """What has been steady for a few frames: what the tracker should use."""
+    regions_read: int
+
+
+@dataclass
+class Pipeline:
+    calibration: Calibration = field(default_factory=Calibration)
+    marker_every: int = 90
+    """Frames between marker searches once the table is rectified."""
+
+    def __post_init__(self) -> None:
+        self.layout = self.calibration.layout
+        self.model = self.calibration.card_model()
+        self._markers = MarkerDetector()
+        self._changes = ChangeTracker()
+        self._found: list[_Found] = []
+        self._marker_list: list[MarkerSeen] = []
+        self._rectification: Rectification | None = None
+        self._frames = 0
+        self._tiles: Debouncer[str, TileSeen] = Debouncer()
+        self._cards: Debouncer[tuple[str, str | None], CardSeen] = Debouncer()
+
+    # -- one image -----------------------------------------------------------------------------
+
+    def read_still(self, bgr: np.ndarray) -> Observation:
+        """Everything in one image, read from scratch."""
+        problem = _bad_frame(bgr)
+        if problem is not None:
+            return Observation(problems=(problem,))
+        gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+        markers = self._markers.detect(gray)
+        rectification = rectify(markers, self.layout) or self._calibrated(gray.shape)
+        h, w = gray.shape
+        found = self._read_box(bgr, gray, Box(0, 0, w, h), rectification)
+        observation = _observation(found, markers)
+        if rectification is None:
+            message = ("fewer than two table markers in view and no calibration for this "
+                       "image size: zones are unknown")
+            observation = Observation(observation.cards, observation.tiles, observation.markers,
+                                      observation.problems + (Problem("no_table", message),),
+                                      observation.codes)
+        return observation
+
+    # -- the live loop -------------------------------------------------------------------------
+
+    def process(self, bgr: np.ndarray) -> PipelineResult:
+        problem = _bad_frame(bgr)
+        if problem is not None:
+            raw = Observation(problems=(problem,))
+            return PipelineResult(raw, self._debounced([]), 0)
+        gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+        if self._rectification is None or self._frames % self.marker_every == 0:
+            self._update_markers(gray)
+        self._frames += 1
+        boxes = self._changes.update(gray)
+        for box in boxes:
+            fresh = self._read_box(bgr, gray, box, self._rectification)
+            self._found = [f for f in self._found if not box.contains(*f.center)
+                           and not any(_near(f.center, n.center) for n in fresh)]
+            self._found.extend(fresh)
+        raw = _observation(self._found, self._marker_list)
+        return PipelineResult(raw, self._debounced(self._found), len(boxes))
+
+    def _update_markers(self, gray: np.ndarray) -> None:
+        markers = self._markers.detect(gray)
+        rectification = rectify(markers, self.layout)
+        if rectification is not None:
+            self._rectification = rectification
+            self._marker_list = markers
+        elif self._rectification is None:
+            self._rectification = self._calibrated(gray.shape)
+
+    def _debounced(self, found: list[_Found]) -> Observation:
+        tiles = self._tiles.update({f.tile.payload: f.tile for f in found if f.tile})
+        cards = self._cards.update({(f.card.code, f.card.zone): f.card for f in found if f.card})
+        return Observation(tuple(cards.values()), tuple(tiles.values()),
+                           tuple(self._marker_list))
+
+    def _calibrated(self, shape: tuple[int, ...]) -> Rectification | None:
+        """The homography saved at calibration, when the frame has the calibrated size."""
+        cal = self.calibration
+        if cal.image_to_table is None or cal.image_size != (shape[1], shape[0]):
+            return None
+        return Rectification(cal.image_to_table, (), 0.0)
+
+    # -- reading a region ----------------------------------------------------------------------
+
+    def _read_box(self, bgr: np.ndarray, gray: np.ndarray, box: Box,
+                  rectification: Rectification | None) -> list[_Found]:
+        found: list[_Found] = []
+        results = read_stickers(gray, _windows(box))
+        for sticker in results.stickers:
+            found.append(_Found(_center(sticker.corners), tile=TileSeen(
+                sticker.sticker.text, sticker.sticker.tile_id, sticker.sticker.kind,
+                self._zone(sticker.corners, rectification), sticker.corners)))
+        for code in results.codes:
+            found.append(_Found(_center(code.corners), code=code))
+        for problem in results.problems:
+            assert problem.corners is not None
+            found.append(_Found(_center(problem.corners), problem=problem))
+        found.extend(self._read_cards(bgr, box, rectification))
+        return found
+
+    def _read_cards(self, bgr: np.ndarray, box: Box,
+                    rectification: Rectification | None) -> list[_Found]:
+        h, w = bgr.shape[:2]
+        min_area, max_area = MIN_CARD_AREA, None
+        reach = 200
+        if rectification is not None:
+            cx, cy = rectification.to_table(np.array([[box.x + box.w / 2,
+                                                       box.y + box.h / 2]]))[0]
+            scale = rectification.px_per_mm(cx, cy)
+            area = CARD_SIZE[0] * CARD_SIZE[1] * scale * scale
+            min_area, max_area = max(MIN_CARD_AREA, 0.45 * area), 1.9 * area
+            reach = int(CARD_SIZE[1] * scale * CARD_ASPECT[1] / 1.5 * 0.8)
+        region = Box(box.x - reach, box.y - reach, box.w + 2 * reach, box.h + 2 * reach).clip(w, h)
+        crop = bgr[region.y:region.y + region.h, region.x:region.x + region.w]
+        found = []
+        for quad in find_card_outlines(crop, min_area, max_area):
+            read = read_card(crop, quad, self.model)
+            corners = to_corners(read.corners + (region.x, region.y))
+            center = _center(corners)
+            if not box.contains(*center) and box != region:
+                continue  # a card outside the changed region was read when its region changed
+            if read.card is None:
+                found.append(_Found(center, problem=Problem(
+                    "unsure_card", f"a card that cannot be read for sure: {read.reason}",
+                    corners)))
+            else:
+                found.append(_Found(center, card=CardSeen(
+                    read.card.code, read.confidence, self._zone(corners, rectification),
+                    corners)))
+        return found
+
+    def _zone(self, corners: Corners, rectification: Rectification | None) -> str | None:
+        if rectification is None:
+            return None
+        x, y = rectification.to_table(np.array([_center(corners)]))[0]
+        return self.layout.zone_at(float(x), float(y))
+
+
+def _windows(box: Box) -> list[Box]:
+    if box.w <= WINDOW and box.h <= WINDOW:
+        return [box]
+    step = WINDOW - WINDOW_OVERLAP
+    xs = list(range(box.x, max(box.x + box.w - WINDOW, box.x) + 1, step))
+    ys = list(range(box.y, max(box.y + box.h - WINDOW, box.y) + 1, step))
+    if xs[-1] + WINDOW < box.x + box.w:
+        xs.append(box.x + box.w - WINDOW)
+    if ys[-1] + WINDOW < box.y + box.h:
+        ys.append(box.y + box.h - WINDOW)
+    return [Box(x, y, min(WINDOW, box.w), min(WINDOW, box.h)) for y in ys for x in xs]
+
+
+def _center(corners: Corners) -> tuple[float, float]:
+    points = np.array(corners, dtype=np.float64)
+    return (float(points[:, 0].mean()), float(points[:, 1].mean()))
+
+
+def _near(a: tuple[float, float], b: tuple[float, float], distance: float = 12.0) -> bool:
+    return abs(a[0] - b[0]) < distance and abs(a[1] - b[1]) < distance
+
+
+def _observation(found: list[_Found], markers: list[MarkerSeen]) -> Observation:
+    return Observation(
+        cards=tuple(f.card for f in found if f.card),
+        tiles=tuple(f.tile for f in found if f.tile),
+        markers=tuple(markers),
+        problems=tuple(f.problem for f in found if f.problem),
+        codes=tuple(f.code for f in found if f.code))
+
+
+def _bad_frame(bgr: object) -> Problem | None:
+    if not isinstance(bgr, np.ndarray) or bgr.ndim != 3 or bgr.shape[2] != 3 or bgr.size == 0:
+        return Problem("bad_frame", "the camera gave a frame that is not a colour image")
+    if bgr.dtype != np.uint8:
+        return Problem("bad_frame", f"the camera gave {bgr.dtype} pixels, not 8-bit")
+    if min(bgr.shape[:2]) < 32:
+        return Problem("bad_frame", "the camera gave a frame too small to read")
+    return None

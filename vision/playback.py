@@ -1,0 +1,181 @@
+"""The synthetic table playing a game record, frame by frame: the demo camera.
+
+Each card played lands on the discard pile; each tile taken (or reserved) is shown in the scan
+tray until the next action; an undo takes the last change back; at the end each player's tiles
+are laid out in the tray in turn. Two views are rendered, as the Pi camera gives them: the whole
+table, and the scan tray at high resolution. The camera is fixed: the pose and the light are
+the same in every frame, only sensor noise and JPEG differ, as on a real table.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from companion.box import BoxProfile, load_box
+from companion.observations import StickerPayload
+from companion.rules import (Card, Develop, Discover, Event, Inventory, Jump, Scan, Setup, TopUp,
+                             Undo)
+from vision.synthetic import Degradation, Scene, Thing, Truth, View, render
+
+STICKER_MM = 25.0
+
+
+@dataclass(frozen=True)
+class PlaybackFrame:
+    table: np.ndarray
+    tray: np.ndarray
+    table_truth: tuple[Truth, ...]
+    tray_truth: tuple[Truth, ...]
+    event_index: int
+    """How many events of the record the table shows (-1: the set-up only)."""
+    settled: bool
+    """No hand over the table in this frame."""
+
+
+def sticker_ids(box: BoxProfile) -> dict[str, list[int]]:
+    """Sticker numbers by kind, as printed: 1-64 in the box profile's tile order."""
+    ids: dict[str, list[int]] = {}
+    number = 0
+    for kind, count in box.tiles.items():
+        ids[kind] = list(range(number + 1, number + count + 1))
+        number += count
+    return ids
+
+
+class TablePlayback:
+    def __init__(self, setup: Setup, events: Sequence[Event], seed: int = 0,
+                 degradation: Degradation | None = None, noise: float = 3.0,
+                 jpeg: int | None = 90, frames_per_event: int = 6, hand_frames: int = 2,
+                 tray_frame: tuple[int, int] = (1280, 720), box: BoxProfile | None = None
+                 ) -> None:
+        self.setup, self.events = setup, list(events)
+        self.seed = seed
+        self.degradation = degradation or Degradation(perspective=0.02, light=0.2, shadow=0.15)
+        self.noise, self.jpeg = noise, jpeg
+        self.frames_per_event, self.hand_frames = frames_per_event, hand_frames
+        self.scene = Scene.table()
+        layout = self.scene.layout
+        self.table_view = View.whole_table(layout)
+        self.tray_view = View.around(layout.zones["scan-tray"], 6.0, tray_frame)
+        self._ids = sticker_ids(box or load_box())
+        self._next_id = {kind: 0 for kind in self._ids}
+        for index, planet in enumerate(setup.planets):
+            zone = layout.zones[f"planet-{index + 1}"]
+            center = (float(np.mean([p[0] for p in zone])), float(np.mean([p[1] for p in zone])))
+            self.scene.add_board(planet, center)
+        self._rng = random.Random(seed)
+
+    # -- scene changes -------------------------------------------------------------------------
+
+    def _zone_center(self, zone: str) -> tuple[float, float]:
+        polygon = self.scene.layout.zones[zone]
+        return (float(np.mean([p[0] for p in polygon])), float(np.mean([p[1] for p in polygon])))
+
+    def _sticker(self, kind: str) -> StickerPayload:
+        ids = self._ids[kind]
+        number = ids[self._next_id[kind] % len(ids)]
+        self._next_id[kind] += 1
+        return StickerPayload(number, kind)
+
+    def _discard(self, card_code: str) -> None:
+        for thing in [t for t in self.scene.things if t.kind == "card"]:
+            self.scene.remove(thing)  # the new card covers the pile
+        x, y = self._zone_center("discard")
+        self.scene.add_card(Card.parse(card_code), (x + self._rng.uniform(-4, 4),
+                                                    y + self._rng.uniform(-4, 4)),
+                            self._rng.uniform(-6, 6))
+
+    def _clear_tray(self) -> None:
+        for thing in [t for t in self.scene.things if t.kind == "tile"]:
+            self.scene.remove(thing)
+
+    def _show_tiles(self, kinds: Sequence[str]) -> None:
+        self._clear_tray()
+        x0, y0, _, _ = self._tray_box()
+        for k, kind in enumerate(kinds[:9]):
+            cx = x0 + 45 + (k % 3) * 50
+            cy = y0 + 50 + (k // 3) * 50
+            self.scene.add_tile(self._sticker(kind), (cx, cy), self._rng.uniform(-25, 25),
+                                sticker_mm=STICKER_MM, tile_mm=32.0)
+
+    def _tray_box(self) -> tuple[float, float, float, float]:
+        polygon = self.scene.layout.zones["scan-tray"]
+        xs, ys = [p[0] for p in polygon], [p[1] for p in polygon]
+        return min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)
+
+    def _change_for(self, event: Event) -> list[list[Thing]]:
+        """The table after each step of one event (a develop lays two cards: two steps)."""
+        steps: list[list[Thing]] = []
+
+        def snapshot() -> None:
+            steps.append(list(self.scene.things))
+
+        self._clear_tray()
+        cards: list[str] = []
+        if isinstance(event, Jump | Scan) and event.card is not None:
+            cards = [event.card.code]
+        elif isinstance(event, Develop) and event.cards is not None:
+            cards = [c.code for c in event.cards]
+        elif isinstance(event, TopUp) and event.cards:
+            cards = [c.code for c in event.cards]
+        for code in cards:
+            self._discard(code)
+            snapshot()
+        tile = getattr(event, "tile", None)
+        if isinstance(event, Scan | Develop | Discover) and tile is not None:
+            self._show_tiles([tile])
+        elif isinstance(event, Inventory):
+            self._show_tiles(list(event.tiles))
+        snapshot()
+        return steps
+
+    # -- frames --------------------------------------------------------------------------------
+
+    def __iter__(self) -> Iterator[PlaybackFrame]:
+        states = [list(self.scene.things)]  # the table after each event still in effect
+        yield from self._frames_of(states[-1], -1)
+        for index, event in enumerate(self.events):
+            if isinstance(event, Undo):
+                if len(states) > 1:
+                    states.pop()
+                steps = [states[-1]]
+            else:
+                self.scene.things = list(states[-1])
+                steps = self._change_for(event)
+                states.append(steps[-1])
+            for things in steps:
+                yield from self._frames_of(things, index)
+
+    def _frames_of(self, things: list[Thing], index: int) -> Iterator[PlaybackFrame]:
+        self.scene.things = list(things)
+        base = replace(self.degradation, noise=0.0, jpeg=None)
+        table = render(self.scene, self.table_view, base, self.seed)
+        tray = render(self.scene, self.tray_view, base, self.seed)
+        for frame in range(self.hand_frames + self.frames_per_event):
+            hand = frame < self.hand_frames
+            yield PlaybackFrame(self._finish(table.image, hand), self._finish(tray.image, hand),
+                                table.truth, tray.truth, index, not hand)
+
+    def _finish(self, image: np.ndarray, hand: bool) -> np.ndarray:
+        out = image.astype(np.float32)
+        if hand:  # a hand reaching over the table: a soft skin-coloured blob
+            h, w = image.shape[:2]
+            mask = np.zeros((h, w), np.float32)
+            center = (int(self._rng.uniform(0.2, 0.8) * w), int(self._rng.uniform(0.2, 0.8) * h))
+            cv2.ellipse(mask, center, (w // 8, h // 5), self._rng.uniform(0, 180), 0, 360, 1.0,
+                        -1)
+            mask = cv2.GaussianBlur(mask, (0, 0), 9)[:, :, None]
+            out = out * (1 - mask) + np.array([120, 150, 200], np.float32) * mask
+        if self.noise:
+            out += np.random.default_rng(self._rng.randrange(2**32)).normal(
+                0, self.noise, out.shape).astype(np.float32)
+        result = np.clip(out, 0, 255).astype(np.uint8)
+        if self.jpeg is not None:
+            ok, data = cv2.imencode(".jpg", result, [cv2.IMWRITE_JPEG_QUALITY, self.jpeg])
+            result = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        return result
