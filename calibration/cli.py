@@ -6,12 +6,11 @@ import argparse
 import sys
 from pathlib import Path
 
-import cv2
-
 from companion.box import BoxProfileError, load_box
 from vision.cards import TeachingError
 from vision.config import Calibration, CalibrationError, load_calibration, save_calibration
 from vision.layout import default_layout
+from vision.sources import SourceError, read_image
 
 from calibration.printables import DEFAULT_STICKER_MM, PAPERS, print_markers, print_stickers
 from calibration.table import CalibrationFailed, calibrate_table
@@ -87,16 +86,13 @@ def _existing(path: str) -> Calibration | None:
 
 
 def _calibrate_table(args: argparse.Namespace) -> int:
-    image = cv2.imread(args.image, cv2.IMREAD_COLOR)
-    if image is None:
-        print(f"{args.image}: cannot be opened as an image", file=sys.stderr)
-        return EXIT_BAD_INPUT
     try:
+        image = read_image(args.image)
         base = _existing(args.out)
         layout = base.layout if base else default_layout()
         result = calibrate_table(image, layout, args.sticker_mm, base)
         save_calibration(result.calibration, args.out)
-    except (CalibrationFailed, CalibrationError, OSError) as error:
+    except (CalibrationFailed, CalibrationError, SourceError, OSError) as error:
         print(error, file=sys.stderr)
         return EXIT_BAD_INPUT
     rect = result.rectification

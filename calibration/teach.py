@@ -10,10 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import cv2
-
 from companion.rules import Card, MalformedEventError
 from vision.cards import CardModel, TeachingError, teach
+from vision.sources import SourceError, read_image
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
 
@@ -50,9 +49,10 @@ def teach_folder(folder: str | Path) -> Taught:
         except TeachingError as error:
             skipped.append(str(error))
             continue
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if image is None:
-            raise TeachingError(f"{path.name}: cannot be opened as an image")
+        try:
+            image = read_image(path)
+        except SourceError as error:
+            raise TeachingError(str(error)) from None
         examples.append((path.name, image, card))
     if not examples:
         raise TeachingError(f"{directory}: no labelled card photos (named like B3-G2.png)")

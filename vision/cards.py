@@ -168,7 +168,7 @@ def badge_in(half: np.ndarray, min_saturation: int) -> Badge | None:
     cv2.drawContours(filled, contours, -1, 1, thickness=-1)
     x, y, w, h = cv2.boundingRect(contours[0]) if len(contours) == 1 else cv2.boundingRect(
         np.concatenate(contours))
-    if int(filled.sum()) - int(blob.sum()) < 0.03 * w * h:
+    if int(filled.sum()) - int(blob.sum()) < 0.012 * w * h:
         return None  # no glyph inside the badge
     angles = hsv[:, :, 0][blob.astype(bool)].astype(np.float64) * (np.pi / 90)
     hue = float(np.degrees(np.arctan2(np.sin(angles).mean(), np.cos(angles).mean())) / 2) % 180

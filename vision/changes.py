@@ -1,8 +1,9 @@
-"""Which regions of the frame changed and have since settled: the only places worth reading.
+"""Which regions of the frame changed: the only places worth reading.
 
 The frame is compared with the previous one at 1/8 scale (averaging away sensor noise). A region
-that moved is remembered as pending; once it has been still for ``settle`` frames it is handed
-out once to be read. A static table costs a resize and a difference per frame, nothing more.
+that changed is handed out to be read in the same frame (``settle=0``, the default: a tile laid
+down is read the moment the hand has left it), or once it has been still for ``settle`` frames.
+A static table costs a resize and a difference per frame, nothing more.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ SCALE = 8
 
 
 class ChangeTracker:
-    def __init__(self, threshold: int = 14, settle: int = 2, pad: int = 24) -> None:
+    def __init__(self, threshold: int = 14, settle: int = 0, pad: int = 24) -> None:
         self.threshold = threshold
         self.settle = settle
         self.pad = pad
@@ -28,6 +29,14 @@ class ChangeTracker:
     def reset(self) -> None:
         """Forget everything: the whole frame will be read again once it is still."""
         self._previous = None
+
+    def is_pending(self, x: float, y: float) -> bool:
+        """Whether an image point lies where something changed and has not settled yet."""
+        if self._pending is None:
+            return False
+        row, col = int(y) // SCALE, int(x) // SCALE
+        h, w = self._pending.shape
+        return 0 <= row < h and 0 <= col < w and bool(self._pending[row, col])
 
     def update(self, gray: np.ndarray) -> list[Box]:
         h, w = gray.shape
@@ -52,7 +61,7 @@ class ChangeTracker:
         for i in range(1, count):
             x, y, bw, bh = stats[i, :4]
             region = labels == i
-            if (moving[max(y - 1, 0):y + bh + 1, max(x - 1, 0):x + bw + 1]).any():
+            if self.settle and moving[max(y - 1, 0):y + bh + 1, max(x - 1, 0):x + bw + 1].any():
                 continue  # part of something still moving: wait until all of it is still
             self._pending[region] = 0
             boxes.append(Box(int(x * SCALE - self.pad), int(y * SCALE - self.pad),

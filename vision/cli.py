@@ -6,10 +6,9 @@ import argparse
 import json
 import sys
 
-import cv2
-
 from vision.config import Calibration, CalibrationError, load_calibration
 from vision.pipeline import Pipeline
+from vision.sources import SourceError, read_image
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 
@@ -40,9 +39,10 @@ def _scan(args: argparse.Namespace) -> int:
     pipeline = Pipeline(calibration)
     results = []
     for path in args.images:
-        image = cv2.imread(path, cv2.IMREAD_COLOR)
-        if image is None:
-            print(f"{path}: cannot be opened as an image", file=sys.stderr)
+        try:
+            image = read_image(path)
+        except SourceError as error:
+            print(error, file=sys.stderr)
             return EXIT_BAD_INPUT
         results.append((path, pipeline.read_still(image).to_json(raw=args.raw)))
     if args.json:

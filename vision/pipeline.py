@@ -20,27 +20,32 @@ from vision.cards import CARD_ASPECT, MIN_CARD_AREA, find_card_outlines, read_ca
 from vision.changes import ChangeTracker
 from vision.config import Calibration
 from vision.debounce import Debouncer
-from vision.layout import CARD_SIZE
+from vision.layout import CARD_SIZE, TILE_SIZE
 from vision.rectify import MarkerDetector, Rectification, rectify, to_corners
 from vision.stickers import Box, read_stickers
 
 log = logging.getLogger(__name__)
 
-WINDOW = 384
+WINDOW = 512
 """Largest region handed to zbar at once: it reads a code more reliably in a crop around it
 than in a whole frame; bigger regions are read as overlapping windows."""
-WINDOW_OVERLAP = 128
+WINDOW_OVERLAP = 224
+"""More than a tile's diagonal at the sizes we read, so every tile is whole in some window."""
 
 
 @dataclass
 class _Found:
     """Something read, kept until the region it lies in changes again."""
 
-    center: tuple[float, float]
+    corners: Corners
     tile: TileSeen | None = None
     card: CardSeen | None = None
     problem: Problem | None = None
     code: CodeSeen | None = None
+
+    @property
+    def center(self) -> tuple[float, float]:
+        return _center(self.corners)
 
 
 @dataclass(frozen=True)
@@ -102,14 +107,27 @@ class Pipeline:
         if self._rectification is None or self._frames % self.marker_every == 0:
             self._update_markers(gray)
         self._frames += 1
+        h, w = gray.shape
+        reach = self._thing_px()
         boxes = self._changes.update(gray)
-        for box in boxes:
+        for changed in boxes:
+            stale = [f for f in self._found if changed.contains(*f.center)]
+            box = _union([Box(changed.x - reach, changed.y - reach, changed.w + 2 * reach,
+                              changed.h + 2 * reach)] + [_extent(f.corners) for f in stale])
+            box = box.clip(w, h)  # whole tiles at the region's edge, and all of what was there
             fresh = self._read_box(bgr, gray, box, self._rectification)
-            self._found = [f for f in self._found if not box.contains(*f.center)
+            self._found = [f for f in self._found if f not in stale
                            and not any(_near(f.center, n.center) for n in fresh)]
             self._found.extend(fresh)
         raw = _observation(self._found, self._marker_list)
         return PipelineResult(raw, self._debounced(self._found), len(boxes))
+
+    def _thing_px(self) -> int:
+        """About one tile's size in pixels: how far a read reaches beyond a changed region."""
+        if self._rectification is None:
+            return 96
+        x, y = self.layout.width / 2, self.layout.height / 2
+        return int(TILE_SIZE * 1.2 * self._rectification.px_per_mm(x, y))
 
     def _update_markers(self, gray: np.ndarray) -> None:
         markers = self._markers.detect(gray)
@@ -140,14 +158,14 @@ class Pipeline:
         found: list[_Found] = []
         results = read_stickers(gray, _windows(box))
         for sticker in results.stickers:
-            found.append(_Found(_center(sticker.corners), tile=TileSeen(
+            found.append(_Found(sticker.corners, tile=TileSeen(
                 sticker.sticker.text, sticker.sticker.tile_id, sticker.sticker.kind,
                 self._zone(sticker.corners, rectification), sticker.corners)))
         for code in results.codes:
-            found.append(_Found(_center(code.corners), code=code))
+            found.append(_Found(code.corners, code=code))
         for problem in results.problems:
             assert problem.corners is not None
-            found.append(_Found(_center(problem.corners), problem=problem))
+            found.append(_Found(problem.corners, problem=problem))
         found.extend(self._read_cards(bgr, box, rectification))
         return found
 
@@ -173,11 +191,11 @@ class Pipeline:
             if not box.contains(*center) and box != region:
                 continue  # a card outside the changed region was read when its region changed
             if read.card is None:
-                found.append(_Found(center, problem=Problem(
+                found.append(_Found(corners, problem=Problem(
                     "unsure_card", f"a card that cannot be read for sure: {read.reason}",
                     corners)))
             else:
-                found.append(_Found(center, card=CardSeen(
+                found.append(_Found(corners, card=CardSeen(
                     read.card.code, read.confidence, self._zone(corners, rectification),
                     corners)))
         return found
@@ -200,6 +218,19 @@ def _windows(box: Box) -> list[Box]:
     if ys[-1] + WINDOW < box.y + box.h:
         ys.append(box.y + box.h - WINDOW)
     return [Box(x, y, min(WINDOW, box.w), min(WINDOW, box.h)) for y in ys for x in xs]
+
+
+def _extent(corners: Corners, margin: int = 16) -> Box:
+    points = np.array(corners, dtype=np.float64)
+    x0, y0 = points.min(axis=0) - margin
+    x1, y1 = points.max(axis=0) + margin
+    return Box(int(x0), int(y0), int(x1 - x0), int(y1 - y0))
+
+
+def _union(boxes: list[Box]) -> Box:
+    x0, y0 = min(b.x for b in boxes), min(b.y for b in boxes)
+    x1, y1 = max(b.x + b.w for b in boxes), max(b.y + b.h for b in boxes)
+    return Box(x0, y0, x1 - x0, y1 - y0)
 
 
 def _center(corners: Corners) -> tuple[float, float]:

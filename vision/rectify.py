@@ -60,7 +60,8 @@ class Rectification:
         """Image pixels per table millimetre around a table point."""
         square = np.array([[x, y], [x + 1, y], [x, y + 1]], dtype=np.float64)
         a, b, c = self.to_image(square)
-        return float(np.sqrt(abs(np.cross(b - a, c - a))))
+        (ux, uy), (vx, vy) = b - a, c - a
+        return float(np.sqrt(abs(ux * vy - uy * vx)))  # area of the mapped unit square
 
 
 def rectify(markers: list[MarkerSeen], layout: TableLayout) -> Rectification | None:

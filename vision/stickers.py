@@ -19,7 +19,7 @@ from companion.observations import CodeSeen, Corners, Problem, StickerPayload, p
 log = logging.getLogger(__name__)
 
 ATTEMPTS = ("raw", "upscale", "upscale+otsu")
-"""How a region is tried, in order, until something decodes. zbar misses many codes under about
+"""How a region is tried. zbar misses many codes under about
 3 px per module; a bicubic 2x upscale recovers most of them, and Otsu binarisation of the
 upscaled crop some of those left under glare or shadow. Each is kept because it was measured
 to help (tests/test_stickers.py reports the rescues; `make bench` the read rates)."""
@@ -77,7 +77,11 @@ def order_clockwise(points: np.ndarray) -> np.ndarray:
 
 def read_region(gray: np.ndarray, box: Box,
                 attempts: tuple[str, ...] = ATTEMPTS) -> list[tuple[bytes, np.ndarray]]:
-    """QR codes in one region, corners in full-image pixels."""
+    """QR codes in one region, corners in full-image pixels.
+
+    Every attempt runs, even after one has decoded something: a region may hold several codes,
+    and one easy code must not hide a hard one.
+    """
     crop = gray[box.y:box.y + box.h, box.x:box.x + box.w]
     if crop.size == 0:
         return []
@@ -85,17 +89,20 @@ def read_region(gray: np.ndarray, box: Box,
     upscaled: np.ndarray | None = None
     for attempt in attempts:
         if attempt == "raw":
-            found = decode_qr(crop)
+            results = decode_qr(crop)
         else:
             if upscaled is None:
                 upscaled = cv2.resize(crop, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
             image = upscaled
             if attempt == "upscale+otsu":
                 image = cv2.threshold(upscaled, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[1]
-            found = [(data, points / 2) for data, points in decode_qr(image)]
-        if found:
-            break
+            results = [(data, points / 2) for data, points in decode_qr(image)]
+        found += [r for r in results if not any(_same_symbol(r[1], f[1]) for f in found)]
     return [(data, points + (box.x, box.y)) for data, points in found]
+
+
+def _same_symbol(a: np.ndarray, b: np.ndarray) -> bool:
+    return bool(np.linalg.norm(a.mean(axis=0) - b.mean(axis=0)) < 4)
 
 
 @dataclass
@@ -115,8 +122,7 @@ def read_stickers(gray: np.ndarray, boxes: list[Box],
     for box in boxes:
         for data, points in read_region(gray, box.clip(width, height), attempts):
             corners = tuple((float(x), float(y)) for x, y in points)
-            center = points.mean(axis=0)
-            if any(np.linalg.norm(np.mean(c.corners, axis=0) - center) < 4 for c in codes):
+            if any(_same_symbol(np.array(c.corners), points) for c in codes):
                 continue  # the same symbol seen through two overlapping regions
             text = _text(data)
             codes.append(CodeSeen(text, corners))  # type: ignore[arg-type]

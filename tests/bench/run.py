@@ -18,11 +18,13 @@ sys.path.insert(0, str(ROOT))  # for tests.powercut
 from companion.journal import read_journal, write_journal  # noqa: E402
 from companion.scoring import score  # noqa: E402
 from companion.simulate import simulate  # noqa: E402
+from tests.bench import vision_bench  # noqa: E402
 from tests.powercut import kill_cycle  # noqa: E402
 
 
 def report(name: str, value: float, unit: str, target: str, ok: bool) -> None:
-    print(f"{name:<44} {value:>10.2f} {unit:<10} target {target:<10} {'ok' if ok else 'MISSED'}")
+    print(f"{name:<52} {value:>10.2f} {unit:<12} target {target:<11} {'ok' if ok else 'MISSED'}",
+          flush=True)
 
 
 def journal_of(events: int, directory: Path) -> Path:
@@ -72,12 +74,16 @@ def bench_kills(directory: Path, cycles: int = 200) -> None:
 
 
 def main() -> None:
-    print(f"{'figure':<44} {'measured':>10} {'unit':<10} target")
+    print(f"{'figure':<52} {'measured':>10} {'unit':<12} target")
     with tempfile.TemporaryDirectory() as tmp:
         directory = Path(tmp)
         bench_replay(directory)
         bench_games()
         bench_kills(directory)
+    vision_bench.bench_pipeline(report)
+    vision_bench.bench_read_rates(report)
+    vision_bench.bench_fallbacks(report)
+    vision_bench.bench_still(report)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,110 @@
+"""Markers, homography, zones, sizing and colour profile against known synthetic geometry."""
+
+from __future__ import annotations
+
+import random
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.table import CalibrationFailed, calibrate_table, sizing_report
+from vision.cards import bgr_hue, hue_distance
+from vision.config import Calibration, CalibrationError, load_calibration, save_calibration
+from vision.layout import default_layout
+from vision.rectify import MarkerDetector, rectify
+from vision.synthetic import SWATCH_COLORS, Degradation, Scene, View, render
+
+
+def table_frame(seed: int, degradation: Degradation | None = None):
+    scene = Scene.table()
+    return scene, render(scene, View.whole_table(scene.layout),
+                         degradation or Degradation(perspective=0.05, noise=3), seed)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_markers_are_found_where_they_were_drawn(seed):
+    _, frame = table_frame(seed, Degradation.random(random.Random(seed), 0.6))
+    markers = MarkerDetector().detect(cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY))
+    truth = {int(t.label): t.corners for t in frame.truth if t.kind == "marker"}
+    found = {m.marker_id for m in markers}
+    assert {0, 1, 2, 3} <= found <= set(truth)  # the small tray markers are for the tray view
+    for marker in markers:
+        error = np.linalg.norm(np.array(marker.corners) - truth[marker.marker_id], axis=1)
+        assert error.max() < 2.0  # pixels
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_homography_maps_the_table_within_two_millimetres(seed):
+    scene, frame = table_frame(seed, Degradation.random(random.Random(seed), 0.6))
+    markers = MarkerDetector().detect(cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY))
+    rectification = rectify(markers, scene.layout)
+    assert rectification is not None and rectification.residual_mm < 1.5
+    probes = np.array([[100.0, 100.0], [600.0, 337.0], [1100.0, 600.0], [950.0, 240.0]])
+    in_image = cv2.perspectiveTransform(probes[None], frame.table_to_image)[0]
+    back = rectification.to_table(in_image)
+    assert np.linalg.norm(back - probes, axis=1).max() < 2.0
+
+
+def test_one_marker_is_not_enough():
+    scene, frame = table_frame(1)
+    markers = MarkerDetector().detect(cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY))
+    assert rectify(markers[:1], scene.layout) is None
+
+
+def test_zones_contain_their_own_centres_and_nothing_outside_the_table():
+    layout = default_layout()
+    for name, polygon in layout.zones.items():
+        center = np.mean(np.array(polygon), axis=0)
+        assert layout.zone_at(*center) == name
+    assert layout.zone_at(5.0, 5.0) is None
+    assert len([z for z in layout.zones if z.startswith("planet-")]) == 8
+
+
+def test_sizing_reports_pixels_per_module_and_the_sticker_that_reads():
+    scene, frame = table_frame(2, Degradation())
+    rectification = rectify(MarkerDetector().detect(
+        cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY)), scene.layout)
+    report = {z.zone: z for z in sizing_report(rectification, scene.layout, 25.0)}
+    expected = 1280 / 1200 * 25 / 29  # px/mm of the whole-table view x module size
+    assert report["scan-tray"].px_per_module == pytest.approx(expected, rel=0.05)
+    assert not report["scan-tray"].readable
+    assert report["scan-tray"].min_sticker_mm == pytest.approx(3 * 29 / (1280 / 1200), rel=0.05)
+    advice = report["discard"].advice(25.0)
+    assert "at least" in advice and "mm" in advice
+
+
+def test_calibration_measures_the_swatches_under_a_colour_cast():
+    scene, frame = table_frame(3, Degradation(noise=2))
+    warm = np.clip(frame.image.astype(np.float32) * np.array([0.8, 1.0, 1.15]), 0, 255)
+    result = calibrate_table(warm.astype(np.uint8), scene.layout)
+    colors = result.calibration.colors
+    assert colors is not None and set(colors) == {"B", "G", "O"}
+    for code, bgr in SWATCH_COLORS.items():
+        cast = tuple(int(min(255, c * f)) for c, f in zip(bgr, (0.8, 1.0, 1.15)))
+        assert hue_distance(colors[code], bgr_hue(cast)) < 4
+    model = result.calibration.card_model()
+    assert hue_distance(model.hues["O"], colors["O"]) < 12  # the reader follows the light
+
+
+def test_calibration_without_markers_says_what_to_do():
+    blank = np.full((720, 1280, 3), (60, 80, 50), np.uint8)
+    with pytest.raises(CalibrationFailed, match="at least two of the table's markers"):
+        calibrate_table(blank, default_layout())
+
+
+def test_the_calibration_file_round_trips_and_bad_files_are_named(tmp_path):
+    scene, frame = table_frame(4)
+    calibration = calibrate_table(frame.image, scene.layout).calibration
+    path = tmp_path / "cal.json"
+    save_calibration(calibration, path)
+    again = load_calibration(path)
+    assert np.allclose(again.image_to_table, calibration.image_to_table)
+    assert again.colors == calibration.colors and again.layout == calibration.layout
+    path.write_text('{"version": 1, "layout": {"width": 1}}')
+    with pytest.raises(CalibrationError, match=f"{path}: its layout part is unusable"):
+        load_calibration(path)
+    path.write_text("[")
+    with pytest.raises(CalibrationError, match="not valid JSON"):
+        load_calibration(path)
+    assert isinstance(Calibration().card_model().hues, dict)

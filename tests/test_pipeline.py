@@ -1,0 +1,95 @@
+"""The live pipeline: only settled changes are read, reads persist and are debounced, bad
+frames become problems, and a simulated game played on the synthetic table is read back."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from companion.observations import StickerPayload
+from companion.simulate import simulate
+from vision.changes import ChangeTracker
+from vision.debounce import Debouncer
+from vision.pipeline import Pipeline
+from vision.playback import TablePlayback
+from vision.synthetic import Degradation, Scene, View, render
+
+
+def test_change_tracker_hands_out_a_region_once_it_has_settled():
+    tracker = ChangeTracker(settle=2)
+    still = np.full((240, 320), 90, np.uint8)
+    assert tracker.update(still) == []  # first frame: everything pending
+    assert tracker.update(still) == []  # still for one frame
+    whole = tracker.update(still)
+    assert len(whole) == 1 and whole[0].w == 320  # the whole first view, once
+    assert tracker.update(still) == []
+    moved = still.copy()
+    moved[100:140, 200:260] = 220  # something laid down
+    assert tracker.update(moved) == []  # moving now
+    assert tracker.update(moved) == []
+    boxes = tracker.update(moved)
+    assert len(boxes) == 1 and boxes[0].contains(230, 120) and not boxes[0].contains(20, 20)
+    assert tracker.update(moved) == []
+
+
+def test_sensor_noise_alone_is_not_a_change():
+    tracker = ChangeTracker()
+    rng = np.random.default_rng(1)
+    base = np.full((360, 640), 100.0)
+    for _ in range(3):
+        tracker.update(np.clip(base + rng.normal(0, 6, base.shape), 0, 255).astype(np.uint8))
+    for _ in range(20):
+        frame = np.clip(base + rng.normal(0, 6, base.shape), 0, 255).astype(np.uint8)
+        assert tracker.update(frame) == []
+
+
+def test_debouncer_needs_steady_frames_to_show_and_to_hide():
+    bounce = Debouncer(appear=3, vanish=2)
+    assert bounce.update({"a": 1}) == {} and bounce.update({"a": 1}) == {}
+    assert bounce.update({"a": 1}) == {"a": 1}
+    assert bounce.update({}) == {"a": 1}  # one missing frame is a flicker
+    assert bounce.update({"a": 1}) == {"a": 1}
+    assert bounce.update({}) == {"a": 1} and bounce.update({}) == {}
+    assert bounce.update({"b": 2}) == {}  # a one-frame ghost never shows
+
+
+@pytest.mark.parametrize("frame", [None, np.zeros((10, 10, 3), np.uint8),
+                                   np.zeros((100, 100), np.uint8),
+                                   np.zeros((100, 100, 3), np.float32), "garbage"])
+def test_a_bad_frame_is_a_problem_not_an_exception(frame):
+    pipeline = Pipeline()
+    result = pipeline.process(frame)
+    assert result.raw.problems[0].kind == "bad_frame"
+    assert pipeline.read_still(frame).problems[0].kind == "bad_frame"
+
+
+def test_a_tile_laid_in_the_tray_is_read_once_settled_and_stays_while_still():
+    scene = Scene.table()
+    view = View.around(scene.layout.zones["scan-tray"], 6.0)
+    pipeline = Pipeline()
+    empty = render(scene, view, Degradation(noise=3), 1).image
+    reads_empty = [pipeline.process(empty).regions_read for _ in range(4)]
+    assert sum(reads_empty) == 1  # the first view, read once
+    scene.add_tile(StickerPayload(12, "MIN-G"), (1040, 330), 15)
+    with_tile = render(scene, view, Degradation(noise=3), 1).image
+    results = [pipeline.process(with_tile) for _ in range(8)]
+    assert sum(r.regions_read for r in results) == 1
+    assert [t.payload for t in results[-1].stable.tiles] == ["SM1:T12:MIN-G"]
+    assert results[-1].stable.tiles[0].zone == "scan-tray"
+    results = [pipeline.process(empty) for _ in range(6)]
+    assert results[-1].stable.tiles == ()
+
+
+def test_a_simulated_game_on_the_synthetic_table_is_read_back_without_misread():
+    game = simulate(21, 3)
+    table, tray = Pipeline(), Pipeline()
+    shown_cards, shown_tiles, read_cards, read_tiles = set(), set(), set(), set()
+    for frame in TablePlayback(game.setup, game.events[:30], seed=2, frames_per_event=5):
+        read_cards |= {c.code for c in table.process(frame.table).stable.cards}
+        read_tiles |= {t.payload for t in tray.process(frame.tray).stable.tiles}
+        if frame.settled:
+            shown_cards |= {t.label for t in frame.table_truth if t.kind == "card"}
+            shown_tiles |= {t.label for t in frame.tray_truth if t.kind == "tile"}
+    assert read_cards <= shown_cards and read_tiles <= shown_tiles  # nothing invented
+    assert len(read_cards) >= 0.9 * len(shown_cards) and len(shown_cards) >= 10
+    assert read_tiles == shown_tiles and len(shown_tiles) >= 5
