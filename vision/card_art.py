@@ -56,7 +56,7 @@ def draw_card(card: Card, style: CardStyle = REFERENCE_STYLE) -> np.ndarray:
     if style.decoration:
         _decorate(face, style)
     for coordinate, center in zip(card.coordinates, style.badge_centers_mm):
-        _draw_badge(face, coordinate, center, style)
+        draw_badge(face, coordinate, center, style)
     return face
 
 
@@ -69,10 +69,12 @@ def _decorate(face: np.ndarray, style: CardStyle) -> None:
         cv2.line(face, (int(w * 0.2), y), (int(w * 0.8), y), gray, 2, cv2.LINE_AA)
 
 
-def _draw_badge(face: np.ndarray, coordinate: Coordinate, center_mm: tuple[float, float],
-                style: CardStyle) -> None:
+def draw_badge(face: np.ndarray, coordinate: Coordinate, center_mm: tuple[float, float],
+               style: CardStyle, radius_mm: float | None = None,
+               glyph_mm: float | None = None) -> None:
+    """One coordinate badge (cards and planet boards print them alike)."""
     cx, cy = (int(round(v * PX_PER_MM)) for v in center_mm)
-    r = int(round(style.badge_radius_mm * PX_PER_MM))
+    r = int(round((radius_mm or style.badge_radius_mm) * PX_PER_MM))
     color = style.colors[coordinate.color]
     if style.badge_shape == "circle":
         cv2.circle(face, (cx, cy), r, color, -1, cv2.LINE_AA)
@@ -80,7 +82,7 @@ def _draw_badge(face: np.ndarray, coordinate: Coordinate, center_mm: tuple[float
         cv2.rectangle(face, (cx - r, cy - r), (cx + r, cy + r), color, -1, cv2.LINE_AA)
     text = glyph_text(coordinate)
     thickness = max(1, int(round(style.stroke_mm * PX_PER_MM)))
-    target = style.glyph_height_mm * PX_PER_MM
+    target = (glyph_mm or style.glyph_height_mm) * PX_PER_MM
     (tw, th), _ = cv2.getTextSize(text, style.font, 1.0, thickness)
     scale = target / max(th, 1)
     (tw, th), _ = cv2.getTextSize(text, style.font, scale, thickness)

@@ -69,6 +69,7 @@ class TablePlayback:
             center = (float(np.mean([p[0] for p in zone])), float(np.mean([p[1] for p in zone])))
             self.scene.add_board(planet, center)
         self._rng = random.Random(seed)
+        self._noise: dict[tuple[int, ...], list[np.ndarray]] = {}
 
     # -- scene changes -------------------------------------------------------------------------
 
@@ -162,7 +163,7 @@ class TablePlayback:
                                 table.truth, tray.truth, index, not hand)
 
     def _finish(self, image: np.ndarray, hand: bool) -> np.ndarray:
-        out = image.astype(np.float32)
+        out = image
         if hand:  # a hand reaching over the table: a soft skin-coloured blob
             h, w = image.shape[:2]
             mask = np.zeros((h, w), np.float32)
@@ -170,12 +171,25 @@ class TablePlayback:
             cv2.ellipse(mask, center, (w // 8, h // 5), self._rng.uniform(0, 180), 0, 360, 1.0,
                         -1)
             mask = cv2.GaussianBlur(mask, (0, 0), 9)[:, :, None]
-            out = out * (1 - mask) + np.array([120, 150, 200], np.float32) * mask
+            skin = np.array([120, 150, 200], np.float32)
+            out = (image * (1 - mask) + skin * mask).astype(np.uint8)
         if self.noise:
-            out += np.random.default_rng(self._rng.randrange(2**32)).normal(
-                0, self.noise, out.shape).astype(np.float32)
-        result = np.clip(out, 0, 255).astype(np.uint8)
+            out = cv2.add(out.astype(np.int16), self._noise_for(out.shape).astype(np.int16),
+                          dtype=cv2.CV_16S).clip(0, 255).astype(np.uint8)
         if self.jpeg is not None:
-            ok, data = cv2.imencode(".jpg", result, [cv2.IMWRITE_JPEG_QUALITY, self.jpeg])
-            result = cv2.imdecode(data, cv2.IMREAD_COLOR)
-        return result
+            ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, self.jpeg])
+            out = cv2.imdecode(data, cv2.IMREAD_COLOR)
+        return out
+
+    def _noise_for(self, shape: tuple[int, ...]) -> np.ndarray:
+        """Sensor noise: a few fields drawn once, each frame one of them shifted at random
+        (drawing a fresh field per frame costs more than reading the frame)."""
+        bank = self._noise.get(shape)
+        if bank is None:
+            generator = np.random.default_rng(self.seed)
+            bank = [np.clip(generator.normal(0, self.noise, shape), -127, 127).astype(np.int8)
+                    for _ in range(3)]
+            self._noise[shape] = bank
+        field_ = bank[self._rng.randrange(len(bank))]
+        return np.roll(field_, (self._rng.randrange(shape[0]), self._rng.randrange(shape[1])),
+                       axis=(0, 1))

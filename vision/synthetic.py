@@ -17,8 +17,8 @@ import cv2
 import numpy as np
 
 from companion.observations import StickerPayload
-from companion.rules import Card, Planet
-from vision.card_art import REFERENCE_STYLE, CardStyle, draw_card
+from companion.rules import Card, Coordinate, Planet
+from vision.card_art import PX_PER_MM, REFERENCE_STYLE, CardStyle, draw_badge, draw_card
 from vision.layout import (ARUCO_DICTIONARY, CARD_SIZE, PLANET_BOARD, STICKER_SIZE, TILE_SIZE,
                            TableLayout, default_layout)
 from vision.sticker_art import QUIET_MODULES, STICKER_MODULES, draw_sticker
@@ -130,11 +130,19 @@ class Scene:
                               box))
 
     def add_board(self, planet: Planet, center: tuple[float, float]) -> Thing:
-        px = int(PLANET_BOARD * 4)
+        """A planet board: the planet, its name, and its four printed coordinates (blue jump,
+        green scan, two orange landing) as badges in the reference style."""
+        px = int(PLANET_BOARD * PX_PER_MM)
         face = np.full((px, px, 3), (40, 30, 30), dtype=np.uint8)
-        cv2.circle(face, (px // 2, px // 2), int(px * 0.32), (90, 120, 170), -1, cv2.LINE_AA)
-        cv2.putText(face, planet.name, (int(px * 0.08), int(px * 0.95)),
-                    cv2.FONT_HERSHEY_SIMPLEX, 1.1, (230, 230, 230), 2, cv2.LINE_AA)
+        cv2.circle(face, (px // 2, int(px * 0.42)), int(px * 0.22), (90, 120, 170), -1,
+                   cv2.LINE_AA)
+        cv2.putText(face, planet.name, (int(px * 0.06), int(px * 0.13)),
+                    cv2.FONT_HERSHEY_SIMPLEX, 2.2, (230, 230, 230), 4, cv2.LINE_AA)
+        badges = [("B", planet.jump), ("G", planet.scan), ("O", planet.landing[0]),
+                  ("O", planet.landing[1])]
+        for k, (color, number) in enumerate(badges):
+            draw_badge(face, Coordinate(color, number), (14.0 + k * 24.0, 84.0), REFERENCE_STYLE,
+                       radius_mm=10.0, glyph_mm=10.0)
         return self.add(Thing("board", planet.name, face, center, (PLANET_BOARD, PLANET_BOARD)))
 
 

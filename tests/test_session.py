@@ -1,0 +1,102 @@
+"""Session, library and records: resume, finished games, exports, and the demo end to end."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+from companion.library import Library, bg_stats_play
+from companion.observations import Observation
+from companion.rules import End, Fly, Jump, TopUp, parse_event
+from companion.scoring import score
+from companion.simulate import simulate
+from tests.conftest import setup_json
+from ui.demo import DemoTable, play_demo
+from ui.session import Session
+
+
+def started(tmp_path, **options) -> Session:
+    session = Session(Library(tmp_path), **options)
+    session.start(parse_event(setup_json(2)))
+    return session
+
+
+def test_a_refused_action_keeps_the_game_and_says_why(tmp_path):
+    session = started(tmp_path)
+    assert not session.play(Fly("Freezer"))
+    assert "first move must be a jump" in session.message
+    assert session.state.action == 1
+
+
+def test_undo_and_redo_step_back_and_forth_and_a_new_action_clears_redo(tmp_path):
+    session = started(tmp_path)
+    session.play(Jump("Freezer"))
+    session.play(Fly("Green Heggar"))
+    assert session.undo() and session.undo()
+    assert session.state.players[0].at is None
+    assert session.redo() and session.state.players[0].at == 0
+    assert session.can_redo
+    session.play(TopUp())
+    assert not session.can_redo and not session.redo()
+
+
+def test_the_newest_unfinished_game_is_resumed_and_finished_ones_are_listed(tmp_path):
+    session = started(tmp_path)
+    session.play(Jump("Freezer"))
+    session.play(End())
+    finished = session.journal.path
+    session.start(parse_event(setup_json(3)))
+    session.play(Jump("Caldera"))
+    unfinished = session.journal.path
+    session.close()
+    again = Session(Library(tmp_path))
+    assert again.resume() and again.journal.path == unfinished
+    assert again.state.players[0].at == 4 and again.state.action == 2
+    records = Library(tmp_path).records()
+    assert [r.path for r in records if r.ended] == [finished]
+
+
+def test_a_finished_game_exports_as_its_journal_and_a_bg_stats_play(tmp_path):
+    library = Library(tmp_path)
+    game = simulate(5, 3)
+    session = Session(library)
+    session.start(game.setup)
+    for event in game.events:
+        session.play(event) if event.type != "undo" else session.undo()
+    record = next(r for r in library.records() if r.ended)
+    journal, play = library.export(record)
+    assert journal.read_bytes() == record.path.read_bytes()
+    data = json.loads(play.read_text())
+    sheet = score(game.game.state)
+    assert data["game"]["bggId"] == 105199 and data["game"]["highestWins"] is True
+    assert [p["score"] for p in data["players"]] == [p.total for p in sheet.players]
+    assert [p["name"] for p in data["players"] if p["winner"]] == list(sheet.winners)
+    assert [p["name"] for p in data["players"] if p["startPlayer"]] == [game.setup.first]
+    assert data == bg_stats_play(record)
+
+
+def test_auto_confirm_takes_an_unambiguous_proposal_and_only_then(tmp_path):
+    from companion.observations import CardSeen
+    session = started(tmp_path, auto_confirm=True)
+    session.play(Jump("Caldera"))
+    corners = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
+    view = session.look(Observation(cards=(CardSeen("B3/G2", 0.9, "discard", corners),)))
+    # Blue 3 reaches only Ruby Red from Caldera, and Green 2 scans Caldera: two proposals
+    assert len(view.proposals) == 2 and session.state.action == 2
+    session.look(Observation())
+    view = session.look(Observation(cards=(CardSeen("G2/O1", 0.9, "discard", corners),)))
+    assert view.proposals == () and session.state.stacks[4].left == 7  # scanned, by itself
+
+
+def test_the_demo_plays_a_whole_game_through_the_pipeline_to_the_engines_scores(tmp_path):
+    lengths = sorted((len(simulate(seed, 2).events), seed) for seed in range(30))
+    seed = lengths[0][1]
+    demo = DemoTable.simulated(seed, 2)
+    session = Session(Library(tmp_path))
+    session.start(demo.setup)
+    play_demo(demo, session)
+    expected = simulate(seed, 2).game.state
+    assert score(session.state).to_json() == score(expected).to_json()
+    assert session.state.ended
+    counts = Counter(demo.counts)
+    assert counts["camera"] >= 0.4 * len(demo.script)  # most card and tile events by camera

@@ -1,0 +1,120 @@
+"""The tracker fed with observation sequences, right, wrong and noisy."""
+
+from __future__ import annotations
+
+from companion.observations import CardSeen, Observation, TileSeen
+from companion.rules import Card, Develop, Discover, Inventory, Jump, Scan
+from companion.tracker import Tracker
+from tests.conftest import new_game, play
+
+SQUARE = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
+
+
+def card(code: str, zone: str = "discard", confidence: float = 0.9) -> CardSeen:
+    return CardSeen(code, confidence, zone, SQUARE)
+
+
+def tile(tile_id: int, kind: str, zone: str = "scan-tray") -> TileSeen:
+    return TileSeen(f"SM1:T{tile_id:02d}:{kind}", tile_id, kind, zone, SQUARE)
+
+
+def seen(*things: CardSeen | TileSeen) -> Observation:
+    return Observation(cards=tuple(t for t in things if isinstance(t, CardSeen)),
+                       tiles=tuple(t for t in things if isinstance(t, TileSeen)))
+
+
+def test_a_jump_card_proposes_every_planet_it_reaches():
+    view = Tracker().update(new_game(2).state, seen(card("B3/G2")))
+    assert [p.event for p in view.proposals] == [Jump("Ruby Red", Card.parse("B3/G2")),
+                                                 Jump("Caldera", Card.parse("B3/G2"))]
+    assert view.unambiguous is None and "Blue 3 / Green 2 on the discard pile" in \
+        view.proposals[0].source
+
+
+def test_a_card_once_used_is_not_proposed_again():
+    tracker, game = Tracker(), new_game(2)
+    assert tracker.update(game.state, seen(card("B1/G4"))).proposals
+    tracker.card_used("B1/G4")
+    assert tracker.update(game.state, seen(card("B1/G4"))).proposals == ()
+
+
+def test_a_scan_card_with_a_tile_in_the_tray_proposes_the_scan_with_its_kind():
+    game = new_game(2)
+    play(game, {"type": "jump", "to": "Caldera"})
+    view = Tracker().update(game.state, seen(card("G2/O1"), tile(7, "MIN-P")))
+    assert view.unambiguous is not None
+    assert view.unambiguous.event == Scan(Card.parse("G2/O1"), "MIN-P")
+
+
+def test_a_card_that_does_not_fit_the_entered_action_is_flagged():
+    game = new_game(2)
+    view = Tracker().update(game.state, seen(card("G1/O2")), entering="jump")
+    assert view.proposals == ()
+    assert view.flags == ("Green 1 / Orange 2 does not fit a jump now",)
+
+
+def test_two_landing_cards_one_after_the_other_propose_the_develop():
+    game = new_game(2)
+    play(game, {"type": "jump", "to": "Freezer"}, {"type": "scan"}, {"type": "top_up"},
+         {"type": "top_up"})
+    tracker = Tracker()
+    first = tracker.update(game.state, seen(card("G1/O1")))
+    assert not any(isinstance(p.event, Develop) for p in first.proposals)
+    second = tracker.update(game.state, seen(card("B2/O3"), tile(40, "WAT")))
+    develops = [p.event for p in second.proposals if isinstance(p.event, Develop)]
+    assert develops == [Develop((Card.parse("G1/O1"), Card.parse("B2/O3")), "WAT")]
+
+
+def test_a_tile_alone_on_a_developed_planet_proposes_the_discover():
+    game = new_game(2)
+    play(game, {"type": "jump", "to": "Freezer"}, {"type": "scan"}, {"type": "top_up"},
+         {"type": "top_up"}, {"type": "develop"})
+    view = Tracker().update(game.state, seen(tile(3, "MED")))
+    assert view.unambiguous is not None and view.unambiguous.event == Discover("MED")
+
+
+def test_face_up_space_tiles_at_the_planet_mark_the_reveal():
+    game = new_game(2)
+    play(game, {"type": "jump", "to": "Freezer"})
+    view = Tracker().update(game.state, seen(card("G2/O1"), tile(5, "MED"),
+                                             tile(60, "SPC", zone="planet-1")))
+    assert view.unambiguous is not None and view.unambiguous.event.reveal is True
+
+
+def test_two_tiles_in_the_tray_are_flagged_not_guessed():
+    game = new_game(2)
+    play(game, {"type": "jump", "to": "Freezer"})
+    view = Tracker().update(game.state, seen(card("G2/O1"), tile(5, "MED"), tile(9, "WAT")))
+    assert any("2 tiles in the scan tray" in f for f in view.flags)
+    assert all(p.event.tile is None for p in view.proposals if isinstance(p.event, Scan))
+
+
+def test_a_sticker_seen_with_two_kinds_or_in_two_places_is_flagged():
+    tracker, state = Tracker(), new_game(2).state
+    tracker.update(state, seen(tile(12, "MIN-R")))
+    view = tracker.update(state, seen(tile(12, "WAT")))
+    assert any("sticker 12 was read as MIN-R and now as WAT" in f for f in view.flags)
+    view = Tracker().update(state, seen(tile(13, "MED"), tile(13, "MED", zone="player-1")))
+    assert any("sticker 13 is seen in two places" in f for f in view.flags)
+
+
+def test_the_end_inventory_is_proposed_when_the_count_matches_and_flagged_when_not():
+    game = new_game(2)
+    play(game, {"type": "jump", "to": "Freezer"}, {"type": "scan", "tile": "WAT"},
+         {"type": "top_up"}, {"type": "top_up"}, {"type": "develop"}, {"type": "end"})
+    tracker = Tracker()
+    view = tracker.update(game.state, seen(tile(40, "WAT"), tile(50, "MED")),
+                          inventory_for="Ann")
+    assert view.unambiguous.event == Inventory("Ann", ("MED", "WAT"))
+    short = tracker.update(game.state, seen(tile(40, "WAT")), inventory_for="Ann")
+    assert short.proposals == () and "Ann holds 2 tiles; the scan tray shows 1" in short.flags
+    wrong = tracker.update(game.state, seen(tile(50, "MED"), tile(51, "MED")),
+                           inventory_for="Ann")
+    assert wrong.proposals == () and any("do not match" in f for f in wrong.flags)
+
+
+def test_noisy_observations_change_nothing_without_a_new_card():
+    tracker, game = Tracker(), new_game(3)
+    play(game, {"type": "jump", "to": "Freezer"})
+    for noise in (seen(), seen(card("B1/G2", zone=None)), seen(tile(3, "MED", zone=None))):
+        assert tracker.update(game.state, noise).proposals == ()

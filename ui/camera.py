@@ -1,0 +1,145 @@
+"""The camera side of the app: frame sources opened by name, run on a worker thread.
+
+The worker reads the table view (and the tray view, when the source has one), runs one vision
+pipeline per view and keeps only the newest result; the screen takes it on its own clock. It
+never touches a widget (DESIGN.md §6), and a camera that fails is retried while play goes on.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from companion.observations import Observation
+from vision.config import Calibration
+from vision.pipeline import Pipeline
+from vision.sources import FrameSource, OpenCVSource, ReplaySource, SourceError, camera_available
+
+log = logging.getLogger(__name__)
+
+RETRY_SECONDS = 1.0
+
+
+@dataclass(frozen=True)
+class CameraResult:
+    seen: Observation
+    """Table and tray, debounced, merged."""
+    frame: np.ndarray | None
+    """The newest table frame, for the calibration and debug views."""
+    frame_number: int
+    status: str
+    """'' when all is well; otherwise what the players should know ("camera lost…")."""
+
+
+class TableEyes:
+    """One pipeline per view; what both see, merged: cards from the table, tiles from the tray."""
+
+    def __init__(self, calibration: Calibration | None = None) -> None:
+        calibration = calibration or Calibration()
+        self.table, self.tray = Pipeline(calibration), Pipeline(calibration)
+
+    def see(self, frame: np.ndarray, tray_frame: np.ndarray | None) -> Observation:
+        seen = self.table.process(frame).stable
+        if tray_frame is None:
+            return seen
+        tray = self.tray.process(tray_frame).stable
+        return Observation(seen.cards + tray.cards, seen.tiles + tray.tiles, seen.markers,
+                           seen.problems + tray.problems)
+
+
+@dataclass
+class CameraWorker:
+    open_source: Callable[[], FrameSource]
+    calibration: Calibration = field(default_factory=Calibration)
+    fps: float = 15.0
+    on_frame: Callable[[int], None] | None = None
+    """Called on the worker thread after each frame (the demo director listens here)."""
+
+    def __post_init__(self) -> None:
+        self._lock = threading.Lock()
+        self._latest = CameraResult(Observation(), None, 0, "starting the camera")
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.frames = 0
+
+    @property
+    def latest(self) -> CameraResult:
+        with self._lock:
+            return self._latest
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def _publish(self, result: CameraResult) -> None:
+        with self._lock:
+            self._latest = result
+
+    def _run(self) -> None:
+        source: FrameSource | None = None
+        eyes = TableEyes(self.calibration)
+        period = 1.0 / self.fps
+        while not self._stop.is_set():
+            started = time.monotonic()
+            if source is None:
+                try:
+                    source = self.open_source()
+                except (SourceError, OSError) as error:
+                    self._publish(CameraResult(Observation(), None, self.frames,
+                                               f"no camera ({error}); retrying"))
+                    self._stop.wait(RETRY_SECONDS)
+                    continue
+            try:
+                frame = source.read()
+                tray_frame = getattr(source, "read_tray", lambda: None)()
+            except Exception as error:  # a driver fault must not end the loop
+                log.warning("camera read failed: %s", error)
+                frame, tray_frame = None, None
+            if frame is None:
+                self._publish(CameraResult(Observation(), None, self.frames,
+                                           "camera lost: manual entry still works; retrying"))
+                self._stop.wait(RETRY_SECONDS / 4)
+                continue
+            seen = eyes.see(frame, tray_frame)
+            self.frames += 1
+            self._publish(CameraResult(seen, frame, self.frames, ""))
+            if self.on_frame is not None:
+                self.on_frame(self.frames)
+            self._stop.wait(max(0.0, period - (time.monotonic() - started)))
+        if source is not None:
+            source.close()
+
+
+def source_opener(spec: str) -> Callable[[], FrameSource] | None:
+    """The source named by ``companion run --camera``: auto, picamera2, opencv:N, replay:PATH.
+    ``demo`` is handled by the app (it needs a game to play). None for ``auto`` with no camera."""
+    if spec == "picamera2":
+        from vision.picamera import Picamera2Source
+        return Picamera2Source
+    if spec.startswith("opencv:"):
+        index = int(spec.split(":", 1)[1])
+        return lambda: OpenCVSource(index)
+    if spec.startswith("replay:"):
+        path = spec.split(":", 1)[1]
+        return lambda: ReplaySource(path, loop=True)
+    if spec == "auto":
+        try:
+            from vision.picamera import Picamera2Source, load_picamera2
+            load_picamera2()
+            return Picamera2Source
+        except SourceError:
+            pass
+        if camera_available(0):
+            return lambda: OpenCVSource(0)
+        return None
+    raise ValueError(f"unknown camera {spec!r} (auto, demo, picamera2, opencv:N, replay:PATH)")

@@ -1,0 +1,164 @@
+"""Play: the ring, the jump gate, the end gauge, whose turn; six actions offering only legal
+targets; the camera's proposals with one-tap confirm; undo and redo.
+
+Only what the physical table shows is on screen: counts of tiles and cards, never their kinds.
+"""
+
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.factory import Factory
+from kivy.properties import ListProperty, NumericProperty, ObjectProperty, StringProperty
+from kivy.uix.screenmanager import Screen
+
+from companion.rules import (ACTION_TYPES, HAND_SIZE, TILE_KINDS, TILE_NAMES, Develop, Discover,
+                             End, Event, Fly, GameState, Jump, Scan, TopUp, is_legal,
+                             legal_actions)
+from companion.scoring import standings
+from companion.tracker import TrackerView
+from ui.widgets import PLAYER_RGBA
+
+ACTION_LABELS = {"top_up": "Top up", "jump": "Jump", "fly": "Fly", "scan": "Scan",
+                 "develop": "Develop", "discover": "Discover"}
+UNKNOWN = "kind not known"
+
+
+class PlayScreen(Screen):
+    standings = ObjectProperty(None, allownone=True)
+    turn_text = StringProperty("")
+    gauge_text = StringProperty("")
+    gauge = NumericProperty(0)
+    banner = StringProperty("")
+    message = StringProperty("")
+    entering = StringProperty("")
+    """The action being entered by touch ('' when none)."""
+    targets = ListProperty([])
+    view: TrackerView = ObjectProperty(TrackerView())
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self.refresh_soon = Clock.create_trigger(self.refresh)  # repaints coalesced
+        self._shown: tuple[object, TrackerView] | None = None
+
+    def on_pre_enter(self, *_: object) -> None:
+        self.entering = ""
+        self.refresh()
+
+    # -- painting ------------------------------------------------------------------------------
+
+    def show(self, state: GameState, view: TrackerView) -> None:
+        """New state or proposals from the app's clock: repaint once, on the next frame."""
+        if self._shown != (state, view):
+            self._shown = (state, view)
+            self.view = view
+            self.refresh_soon()
+
+    def refresh(self, *_: object) -> None:
+        app = App.get_running_app()
+        state = app.session.state
+        if state is None:
+            return
+        board = standings(state)
+        self.standings = board
+        me = board.players[[p.name for p in board.players].index(board.current)]
+        self.turn_text = (f"[b][color={_hex(me.color)}]{board.current}[/color][/b] ({me.color}) - "
+                          f"action {board.action} of 2 - round {board.round}\n"
+                          f"hand {me.hand} cards, {me.chips_left} chips left")
+        self.gauge = min(1.0, board.revealed_space / board.threshold)
+        self.gauge_text = f"space revealed {board.revealed_space} / {board.threshold}"
+        self.banner = ("GAME OVER" if board.ended else
+                       "FINAL ROUND - play to the end of the round" if board.final_round else "")
+        self.message = app.session.message
+        legal = legal_actions(state)
+        for kind in ACTION_TYPES:
+            self.ids[f"action_{kind}"].disabled = kind not in legal
+        self.ids.undo.disabled = not app.session.journal.game.events_in_effect
+        self.ids.redo.disabled = not app.session.can_redo
+        self._show_choices(state, legal)
+        self._show_proposals()
+        if state.ended and app.root.current == "play":
+            Clock.schedule_once(lambda _: app.show("end"), 0)
+
+    def _show_proposals(self) -> None:
+        box = self.ids.proposals
+        box.clear_widgets()
+        for proposal in self.view.proposals:
+            button = Factory.BigButton(text=f"Confirm: {proposal.text}\n({proposal.source})",
+                                       background_color=(0.3, 0.7, 0.4, 1))
+            button.bind(on_release=lambda _, p=proposal: self.confirm(p.event))
+            box.add_widget(button)
+        for flag in self.view.flags:
+            box.add_widget(Factory.Caption(text=f"[color=ffb74d]{flag}[/color]"))
+
+    def _show_choices(self, state: GameState, legal: dict[str, list[str]]) -> None:
+        box = self.ids.choices
+        box.clear_widgets()
+        kind = self.entering
+        self.targets = legal.get(kind, []) if kind in ("jump", "fly") else []
+        if not kind or kind not in legal:
+            self.entering = ""
+            return
+        me = state.players[state.current]
+        if kind == "top_up":
+            for n in range(me.hand + 1):
+                self._choice(f"discard {n}, draw to {HAND_SIZE}", TopUp(n))
+        elif kind in ("jump", "fly"):
+            for planet in legal[kind]:
+                self._choice(planet, Jump(planet) if kind == "jump" else Fly(planet))
+        else:
+            plain = {"scan": Scan(), "develop": Develop(), "discover": Discover()}[kind]
+            if is_legal(state, plain):
+                row = Factory.TileChoice()
+                row.ids.kind.values = [UNKNOWN] + [f"{k} {TILE_NAMES[k]}" for k in TILE_KINDS]
+                row.ids.kind.text = UNKNOWN
+                box.add_widget(row)
+                self._tile_row = row
+                self._choice(f"Confirm {kind}", None)
+            if kind == "scan" and is_legal(state, Scan(only_space=True)):
+                self._choice("only space tiles found (first scan)", Scan(only_space=True))
+
+    def _choice(self, text: str, event: Event | None) -> None:
+        button = Factory.BigButton(text=text)
+        button.bind(on_release=lambda _: self.confirm(event or self._tile_event()))
+        self.ids.choices.add_widget(button)
+
+    def _tile_event(self) -> Event:
+        row = self._tile_row
+        kind = row.ids.kind.text.split(" ")[0]
+        tile = None if kind == UNKNOWN.split(" ")[0] else kind
+        reveal = row.ids.reveal.active
+        if self.entering == "scan":
+            return Scan(None, tile, reveal)
+        if self.entering == "develop":
+            return Develop(None, tile, reveal)
+        return Discover(tile, reveal)
+
+    # -- touches -------------------------------------------------------------------------------
+
+    def begin(self, kind: str) -> None:
+        self.entering = "" if self.entering == kind else kind
+        self.refresh()
+
+    def confirm(self, event: Event) -> None:
+        app = App.get_running_app()
+        if app.session.play(event):
+            self.entering = ""
+        self.refresh()
+
+    def undo(self) -> None:
+        App.get_running_app().session.undo()
+        self.entering = ""
+        self.refresh()
+
+    def redo(self) -> None:
+        App.get_running_app().session.redo()
+        self.refresh()
+
+    def end_now(self) -> None:
+        self.confirm(End())
+
+
+def _hex(color: str) -> str:
+    r, g, b, _ = PLAYER_RGBA[color]
+    return f"{int(r * 255):02x}{int(g * 255):02x}{int(b * 255):02x}"

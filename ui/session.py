@@ -1,0 +1,150 @@
+"""The game session behind the screens: the open journal, the tracker, undo and redo.
+
+Kivy-free, so the whole loop can be driven and tested without a window.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+
+from companion.journal import Journal, JournalWriteError
+from companion.library import Library
+from companion.observations import Observation
+from companion.rules import Event, GameState, RulesError, Setup, Undo, event_to_json
+from companion.tracker import Tracker, TrackerView, pile_top
+
+CARD_ACTIONS = ("jump", "scan", "develop", "top_up")
+"""Actions that lay cards on the discard pile."""
+
+
+@dataclass
+class Session:
+    library: Library
+    auto_confirm: bool = False
+    """Confirm an unambiguous camera proposal without a tap (off unless the players choose)."""
+    journal: Journal | None = None
+    tracker: Tracker = field(default_factory=Tracker)
+    message: str = ""
+    """The last refusal or warning, for the screen."""
+    _redo: list[Event] = field(default_factory=list)
+    _pile_top: str | None = None
+    _lock: threading.RLock = field(default_factory=threading.RLock)
+    """The demo's simulated player acts from the camera thread, the players from the screen."""
+
+    @property
+    def state(self) -> GameState | None:
+        return None if self.journal is None else self.journal.state
+
+    def start(self, setup: Setup) -> None:
+        with self._lock:
+            self._start(setup)
+
+    def _start(self, setup: Setup) -> None:
+        self.close()
+        self.journal = self.library.new_game(setup)
+        self.tracker = Tracker()
+        self._redo.clear()
+
+    def resume(self) -> bool:
+        """Open the newest unfinished game, at the same turn and action. False if none."""
+        record = self.library.in_progress()
+        if record is None:
+            return False
+        self.close()
+        self.journal = Journal.open(record.path)
+        if self.journal.dropped is not None:
+            self.message = str(self.journal.dropped)
+        self.tracker = Tracker()
+        return True
+
+    def play(self, event: Event) -> bool:
+        """Apply and store an event; on refusal keep the game and say why in ``message``."""
+        with self._lock:
+            return self._play(event)
+
+    def _play(self, event: Event) -> bool:
+        if self.journal is None:
+            self.message = "no game is open"
+            return False
+        try:
+            self.journal.append(event)
+        except RulesError as error:
+            self.message = str(error)
+            return False
+        except JournalWriteError as error:
+            self.message = f"not saved: {error}"
+            return False
+        self.message = ""
+        if event.type in CARD_ACTIONS:
+            # the card on top of the pile is accounted for, whether it was named or not
+            cards = [getattr(event, "card", None), *(getattr(event, "cards", None) or ())]
+            named = [c.code for c in cards if c is not None]
+            self.tracker.card_used(named[-1] if named else self._pile_top)
+        if not isinstance(event, Undo):
+            self._redo.clear()
+        return True
+
+    def undo(self) -> bool:
+        with self._lock:
+            return self._undo()
+
+    def _undo(self) -> bool:
+        if self.journal is None or not self.journal.game.events_in_effect:
+            self.message = "there is nothing to undo"
+            return False
+        undone = self.journal.game.events_in_effect[-1]
+        if self._play(Undo()):
+            self._redo.append(undone)
+            return True
+        return False
+
+    def redo(self) -> bool:
+        with self._lock:
+            return self._redo_one()
+
+    def _redo_one(self) -> bool:
+        if not self._redo:
+            self.message = "there is nothing to redo"
+            return False
+        event = self._redo.pop()
+        redo_stack = list(self._redo)
+        ok = self._play(event)
+        self._redo = redo_stack  # play() clears it for new actions; a redo keeps the rest
+        return ok
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    def look(self, seen: Observation, entering: str | None = None,
+             inventory_for: str | None = None) -> TrackerView:
+        """What the camera proposes now; with auto-confirm, an unambiguous proposal is taken."""
+        with self._lock:
+            return self._look(seen, entering, inventory_for)
+
+    def _look(self, seen: Observation, entering: str | None,
+              inventory_for: str | None) -> TrackerView:
+        state = self.state
+        if state is None:
+            return TrackerView()
+        self._pile_top = pile_top(seen)
+        view = self.tracker.update(state, seen, entering, inventory_for)
+        if self.auto_confirm and view.unambiguous is not None:
+            proposal = view.unambiguous
+            if self._play(proposal.event):
+                return TrackerView((), view.flags)
+        return view
+
+    def close(self) -> None:
+        if self.journal is not None:
+            self.journal.close()
+            self.journal = None
+
+
+def same_action(a: Event, b: Event) -> bool:
+    """Whether two events are the same action up to what a camera cannot see (the reveal)."""
+    left, right = event_to_json(a), event_to_json(b)
+    left.pop("reveal", None)
+    right.pop("reveal", None)
+    return left == right
