@@ -31,6 +31,7 @@ from kivy.clock import Clock  # noqa: E402
 from kivy.core.window import Window  # noqa: E402
 from kivy.tests.common import UnitTestTouch  # noqa: E402
 from kivy.uix.button import Button  # noqa: E402
+from kivy.uix.scrollview import ScrollView  # noqa: E402
 
 from companion.journal import read_journal  # noqa: E402
 from companion.rules import (Develop, Discover, End, Fly, Inventory, Jump, Scan,  # noqa: E402
@@ -45,7 +46,17 @@ app = _app_class()(camera=CAMERA, home=HOME)
 
 
 def tap(widget) -> None:  # type: ignore[no-untyped-def]
-    """A real touch, down and up, at the widget's centre (through the window)."""
+    """A real touch, down and up, at the widget's centre (through the window), after
+    scrolling it into view as a player would."""
+    parent = widget.parent
+    while parent is not None and parent is not Window and not isinstance(parent, ScrollView):
+        parent = parent.parent
+    if not isinstance(parent, ScrollView):
+        parent = None
+    if parent is not None:
+        parent.scroll_to(widget, padding=0, animate=False)
+        parent._update_effect_bounds()
+        parent.update_from_scroll()
     x, y = widget.to_window(*widget.center)
     touch = UnitTestTouch(x, y)
     touch.touch_down()
@@ -78,8 +89,8 @@ def choice(text: str):  # type: ignore[no-untyped-def]
 
 
 def start_game(players: int = 2) -> None:
-    setup = screen("setup")
     app.show("setup")
+    setup = screen("setup")
     yield
     for i, row in enumerate(setup.player_rows()):
         row.ids.playing.active = i < players
@@ -144,8 +155,8 @@ def scenario_screens():  # type: ignore[no-untyped-def]
 def scenario_legal():  # type: ignore[no-untyped-def]
     yield from start_game(2)
     play = screen("play")
-    result["disabled_at_start"] = sorted(k for k in ("top_up", "jump", "fly", "scan", "develop",
-                                                     "discover") if play.ids[f"action_{k}"].disabled)
+    kinds = ("top_up", "jump", "fly", "scan", "develop", "discover")
+    result["disabled_at_start"] = sorted(k for k in kinds if play.ids[f"action_{k}"].disabled)
     tap(play.ids.action_jump)
     yield
     result["jump_targets"] = [b.text for b in buttons(play.ids.choices)]
@@ -163,6 +174,7 @@ def scenario_legal():  # type: ignore[no-untyped-def]
     tap(play.ids.redo)
     yield
     result["after_redo_at"] = app.session.state.players[0].at
+    result["rss_mb"] = rss_mb()
 
 
 def scenario_touch_game():  # type: ignore[no-untyped-def]
@@ -217,8 +229,6 @@ def scenario_resume():  # type: ignore[no-untyped-def]
         "current": state.current_name, "action": state.action, "turn": state.turn}
     if os.environ.get("UI_PLAY"):
         yield from start_game(2)
-        for event in ({"jump": 0}, {"fly": 1}, {"top": 0}):
-            pass
         yield from enter(Jump(app.session.state.setup.planets[0].name))
         yield
         yield from enter(Fly(app.session.state.setup.planets[1].name))
@@ -242,9 +252,13 @@ def scenario_demo():  # type: ignore[no-untyped-def]
     result["events"] = len(app.session.journal.game.events_in_effect)
     result["demo_counts"] = dict(app.demo.counts)
     result["camera_frames"] = app.camera.frames
+    result["rss_mb"] = rss_mb()
+
+
+def rss_mb() -> float:
     with open("/proc/self/status") as status:
-        rss = next(line for line in status if line.startswith("VmRSS"))
-    result["rss_mb"] = int(rss.split()[1]) / 1024
+        line = next(line for line in status if line.startswith("VmRSS"))
+    return int(line.split()[1]) / 1024
 
 
 def scenario_first_frame():  # type: ignore[no-untyped-def]

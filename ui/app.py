@@ -92,24 +92,31 @@ def _app_class() -> type:
             for name in KV_FILES:
                 Builder.load_file(str(Path(__file__).with_name(f"{name}.kv")))
             manager = ScreenManager(transition=NoTransition())
-            for screen in (HomeScreen(name="home"), GameSetupScreen(name="setup"),
-                           PlayScreen(name="play"), EndScreen(name="end"),
-                           BoxSetupScreen(name="box"), CalibrationScreen(name="calibration")):
-                manager.add_widget(screen)
+            self._screens = {"home": HomeScreen, "setup": GameSetupScreen, "play": PlayScreen,
+                             "end": EndScreen, "box": BoxSetupScreen,
+                             "calibration": CalibrationScreen}
+            start = "home"
             if demo:
                 table = self.demo = DemoTable.simulated(self.demo_seed, self.demo_players)
                 self.session.start(table.setup)
                 self.camera = CameraWorker(lambda: table, Calibration(),
                                            on_frame=self._demo_frame)
-                manager.current = "play"
+                start = "play"
             else:
                 if opener is not None:
                     self.camera = CameraWorker(opener, self.calibration)
                 if self.session.resume():
                     ended = self.session.state is not None and self.session.state.ended
-                    manager.current = "end" if ended else "play"
+                    start = "end" if ended else "play"
+            self._add_screen(manager, start)
             Clock.schedule_interval(self._tick, 0.1)
             return manager
+
+        def _add_screen(self, manager: ScreenManager, name: str) -> None:
+            """Screens are built when first shown: the kiosk's memory goes to the camera."""
+            if not manager.has_screen(name):
+                manager.add_widget(self._screens[name](name=name))
+            manager.current = name
 
         def on_start(self) -> None:
             if self.camera is not None:
@@ -139,6 +146,7 @@ def _app_class() -> type:
             if isinstance(screen, PlayScreen):
                 view = (self.session.look(seen, screen.entering or None) if looking
                         else TrackerView())
+                screen.camera_text = self.camera.latest.status if self.camera else ""
                 screen.show(self.session.state, view)
             elif isinstance(screen, EndScreen) and screen.player and looking:
                 screen.show(self.session.look(seen, inventory_for=screen.player))
@@ -146,13 +154,15 @@ def _app_class() -> type:
         # -- for the screens -----------------------------------------------------------------
 
         def show(self, name: str) -> None:
-            self.root.current = name
+            self._add_screen(self.root, name)
 
         def camera_frame(self):  # type: ignore[no-untyped-def]
             return None if self.camera is None else self.camera.latest.frame
 
         def camera_status(self) -> str:
-            return "no camera: touch-only play" if self.camera is None else self.camera.latest.status
+            if self.camera is None:
+                return "no camera: touch-only play"
+            return self.camera.latest.status
 
         def camera_seen(self) -> Observation:
             return Observation() if self.camera is None else self.camera.latest.seen

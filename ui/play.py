@@ -31,6 +31,8 @@ class PlayScreen(Screen):
     gauge = NumericProperty(0)
     banner = StringProperty("")
     message = StringProperty("")
+    camera_text = StringProperty("")
+    """The camera's state when it is not well ("camera lost: manual entry still works")."""
     entering = StringProperty("")
     """The action being entered by touch ('' when none)."""
     targets = ListProperty([])

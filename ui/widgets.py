@@ -106,7 +106,7 @@ class BarChart(Widget):
         band = self.height / len(self.rows)
         name_w = self.width * 0.22
         with self.canvas.before:
-            for k, (name, parts) in enumerate(self.rows):
+            for k, (_, parts) in enumerate(self.rows):
                 y = self.top - (k + 1) * band + band * 0.15
                 x = self.x + name_w
                 for category, points in parts.items():
@@ -116,7 +116,7 @@ class BarChart(Widget):
                     Color(*CATEGORY_RGBA.get(category, (0.8, 0.8, 0.8, 1)))
                     Rectangle(pos=(x, y), size=(w, band * 0.7))
                     x += w
-        for k, (name, parts) in enumerate(self.rows):
+        for k, (name, _) in enumerate(self.rows):
             y = self.top - (k + 1) * band
             label = Label(text=name, pos=(self.x, y), size=(name_w, band), font_size="14sp",
                           text_size=(name_w, band), halign="left", valign="middle")

@@ -1,0 +1,73 @@
+"""Table app figures for `make bench`: start to first frame, card to proposal, memory."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from companion.rules import Game, Jump, Scan
+from companion.simulate import simulate
+from companion.tracker import Tracker
+from ui.camera import TableEyes
+from vision.playback import TablePlayback
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _drive(scenario: str, **env: str) -> dict:
+    import os
+    with tempfile.TemporaryDirectory() as home, tempfile.TemporaryDirectory() as out:
+        environment = dict(os.environ, SDL_VIDEODRIVER="offscreen", **env)
+        environment.pop("KIVY_HOME", None)
+        subprocess.run([sys.executable, str(ROOT / "tests" / "ui_driver.py"), scenario,
+                        "800x480", home, out], env=environment, capture_output=True, timeout=600)
+        return json.loads((Path(out) / f"result-{scenario}-800x480.json").read_text())
+
+
+def bench_start(report) -> None:
+    times = [_drive("first_frame")["first_frame_s"] for _ in range(3)]
+    median = statistics.median(times)
+    report("app start to first frame shown (median of 3)", median, "s", "<= 2 s", median <= 2)
+
+
+def bench_card_latency(report) -> None:
+    """Frames from a card lying still on the pile (the hand gone) to its proposal."""
+    game = simulate(21, 3)
+    events = game.events[:60]
+    eyes, tracker, replay = TableEyes(), Tracker(), Game(game.setup)
+    applied = 0
+    latencies: list[int] = []
+    waiting: dict[int, int] = {}
+    for frame in TablePlayback(game.setup, events, seed=4):
+        seen = eyes.see(frame.table, frame.tray)
+        while applied < frame.event_index:  # the record up to the event on the table
+            replay.play(events[applied])
+            applied += 1
+        event = events[frame.event_index] if frame.event_index >= 0 else None
+        card = getattr(event, "card", None)
+        if not (isinstance(event, Jump | Scan) and card is not None and frame.settled):
+            continue
+        if frame.event_index in waiting and waiting[frame.event_index] < 0:
+            continue  # already proposed
+        waiting[frame.event_index] = waiting.get(frame.event_index, 0) + 1
+        view = tracker.update(replay.state, seen)
+        if any(getattr(p.event, "card", None) == card for p in view.proposals):
+            latencies.append(waiting[frame.event_index])
+            waiting[frame.event_index] = -1
+            tracker.card_used(card.code)
+    missed = sum(1 for v in waiting.values() if v >= 0)
+    median = statistics.median(latencies) if latencies else float("nan")
+    report("card placed to proposal (median)", median, "frames", "<= 3", median <= 3)
+    report("  worst / cards proposed / not proposed", max(latencies, default=0),
+           f"/ {len(latencies)} / {missed}", "-", True)
+
+
+def bench_memory(report) -> None:
+    manual = _drive("legal")["rss_mb"]
+    demo = _drive("demo", UI_DEMO_TICKS="300")["rss_mb"]
+    report("resident memory, app playing by touch", manual, "MB", "<= 200 MB", manual <= 200)
+    report("resident memory, app playing the demo table", demo, "MB", "<= 200 MB", demo <= 200)
