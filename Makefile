@@ -20,11 +20,21 @@ VENV_FLAGS := --system-site-packages
 endif
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
+# The soak run of `make bench` (seconds; hours with e.g. `make bench SOAK_SECONDS=7200`).
+SOAK_SECONDS ?= 300
+export SOAK_SECONDS
+
 # Kivy: no argument parsing of ours, settings kept inside the project.
 export KIVY_NO_ARGS := 1
 export KIVY_HOME := $(CURDIR)/.kivy
 
-.PHONY: run test bench setup system-packages clean
+.PHONY: run test bench setup system-packages clean install-pi
+
+# The kiosk on Raspberry Pi OS: a dedicated user, the app in /opt with its own venv (seeing
+# apt's picamera2), the unit installed, enabled and started. See README "On the Pi".
+PI_HOME := /opt/space-mission-companion
+PI_USER := companion
+UNIT := space-mission-companion.service
 
 run: setup
 	$(BIN)/companion run
@@ -56,6 +66,20 @@ $(STAMP): pyproject.toml | system-packages
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
+
+install-pi: system-packages
+	@test -f /etc/rpi-issue || { echo "install-pi is for Raspberry Pi OS"; exit 1; }
+	id -u $(PI_USER) >/dev/null 2>&1 || $(SUDO) useradd --system --create-home \
+	  --home-dir /var/lib/space-mission-companion --shell /usr/sbin/nologin \
+	  --groups video,render,input $(PI_USER)
+	$(SUDO) mkdir -p $(PI_HOME)
+	tar --exclude=.venv --exclude=.git --exclude=test-artifacts -cf - . | $(SUDO) tar -xf - -C $(PI_HOME)
+	$(SUDO) $(PYTHON) -m venv --system-site-packages $(PI_HOME)/.venv
+	$(SUDO) $(PI_HOME)/.venv/bin/python -m pip install --quiet $(PI_HOME)
+	$(SUDO) install -m 0644 systemd/$(UNIT) /etc/systemd/system/$(UNIT)
+	$(SUDO) systemctl daemon-reload
+	$(SUDO) systemctl enable --now $(UNIT)
+	@echo "installed: the companion starts at boot; 'journalctl -u $(UNIT)' shows its log"
 
 clean:
 	rm -rf $(VENV) .kivy .pytest_cache

@@ -232,7 +232,7 @@ def _coordinate_number(value: Any, what: str) -> int:
 
 
 def check_tile_kind(kind: Any) -> str:
-    if kind not in TILE_CATEGORY:
+    if not isinstance(kind, str) or kind not in TILE_CATEGORY:
         raise MalformedEventError(
             f"{kind!r} is not a tile kind (one of {', '.join(TILE_KINDS)})")
     return str(kind)

@@ -197,3 +197,36 @@ def test_the_real_pi_camera_gives_frames():
     pytest.importorskip("picamera2")
     with Picamera2Source() as source:
         assert source.read() is not None
+
+
+def test_the_pi_camera_is_aimed_at_the_calibrated_tray_and_locked_after_calibration(
+        fake_picamera2):
+    import time
+
+    from ui.camera import CameraWorker, tray_crop
+    from vision.config import Calibration
+    from vision.layout import default_layout
+    from vision.synthetic import Scene, View, render
+
+    scene = Scene.table()
+    frame = render(scene, View.whole_table(scene.layout), seed=1)
+    calibration = Calibration(default_layout(), np.linalg.inv(frame.table_to_image), (1280, 720))
+    crop = tray_crop(calibration, (4608, 2592))
+    x, y, w, h = crop
+    tray_x = 955 / 1200 * 4608  # the tray's left edge on the sensor (the view is undistorted)
+    assert x < tray_x < x + w and 0 < w < 4608 / 4 and 0 < h < 2592 / 2
+    worker = CameraWorker(Picamera2Source, calibration, fps=30)
+    worker.start()
+    try:
+        deadline = time.monotonic() + 5
+        while worker.frames < 2 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        worker.lock_exposure()
+        deadline = time.monotonic() + 5
+        camera = fake_picamera2.instances[0]
+        while "AeEnable" not in camera.controls and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert camera.controls["AeEnable"] is False
+        assert worker.latest.status == ""
+    finally:
+        worker.stop()

@@ -41,7 +41,7 @@ from companion.simulate import simulate  # noqa: E402
 from ui.app import _app_class  # noqa: E402
 
 result: dict[str, object] = {"scenario": SCENARIO, "size": [width, height]}
-CAMERA = "demo" if SCENARIO in ("demo", "first_frame") else "none"
+CAMERA = "demo" if SCENARIO in ("demo", "first_frame", "soak") else "none"
 app = _app_class()(camera=CAMERA, home=HOME)
 
 
@@ -261,12 +261,46 @@ def rss_mb() -> float:
     return int(line.split()[1]) / 1024
 
 
+def scenario_kill_play():  # type: ignore[no-untyped-def]
+    """Simulated play through the app's session, each confirmed action reported on stdout (the
+    bench kills the process at a random moment and counts what the journal kept)."""
+    game = simulate(int(os.environ.get("UI_SEED", "3")), 3)
+    app.session.start(game.setup)
+    print("ready", flush=True)
+    confirmed = 0
+    for event in game.events:
+        ok = app.session.undo() if isinstance(event, Undo) else app.session.play(event)
+        if ok:
+            confirmed += 1
+            print(confirmed, flush=True)
+        yield
+
+
+def scenario_soak():  # type: ignore[no-untyped-def]
+    """The demo at 15 fps for UI_SOAK_SECONDS: memory at the start and the end, frames."""
+    seconds = float(os.environ.get("UI_SOAK_SECONDS", "300"))
+    warm = time.monotonic()
+    while time.monotonic() - warm < min(20.0, seconds / 4):
+        yield
+    result["rss_start_mb"], start, frames = rss_mb(), time.monotonic(), app.camera.frames
+    while time.monotonic() - start < seconds:
+        if app.demo.finished:  # a new demo game, as the kiosk would start one
+            app.demo.__post_init__()
+        yield
+    elapsed = time.monotonic() - start
+    result["rss_end_mb"] = rss_mb()
+    result["frames"] = app.camera.frames - frames
+    result["expected_frames"] = int(elapsed * app.camera.fps)
+    result["seconds"] = elapsed
+
+
 def scenario_first_frame():  # type: ignore[no-untyped-def]
     yield
     result["first_frame_s"] = time.monotonic() - START
 
 
 SCENARIOS = {"screens": scenario_screens, "legal": scenario_legal,
+             "kill_play": scenario_kill_play, "soak": scenario_soak,
              "touch_game": scenario_touch_game, "resume": scenario_resume,
              "demo": scenario_demo, "first_frame": scenario_first_frame}
 

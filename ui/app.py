@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 from companion.library import Library, default_home
+from ui.system import kiosk_touch_config, notify
 
 KV_FILES = ("widgets", "home", "game_setup", "play", "end", "box_setup", "calibration_view")
 
@@ -33,7 +34,10 @@ def run(camera: str = "auto", home: Path | None = None, auto_confirm: bool = Fal
     Config.set("graphics", "height", str(size[1]))
     if fullscreen:
         Config.set("graphics", "fullscreen", "auto")
-    Config.set("input", "mouse", "mouse,disable_multitouch")
+    if fullscreen or os.environ.get("COMPANION_KIOSK"):
+        kiosk_touch_config(Config)
+    else:
+        Config.set("input", "mouse", "mouse,disable_multitouch")
     _app_class()(camera=camera, home=home, auto_confirm=auto_confirm).run()
 
 
@@ -121,6 +125,7 @@ def _app_class() -> type:
         def on_start(self) -> None:
             if self.camera is not None:
                 self.camera.start()
+            notify("READY=1")
 
         def on_stop(self) -> None:
             if self.camera is not None:
@@ -135,7 +140,11 @@ def _app_class() -> type:
             self.demo.act(self.session, self.camera.latest.seen)
 
         def _tick(self, _: float) -> None:
-            """On the UI thread, ten times a second: hand what the camera sees to the screen."""
+            """On the UI thread, ten times a second: hand what the camera sees to the screen,
+            and tell systemd's watchdog the app is alive (the UI loop runs and the camera loop
+            has not died; a camera that is merely missing is retried, not a hang)."""
+            if self.camera is None or self.camera.alive:
+                notify("WATCHDOG=1")
             state = self.session.state
             if state is None:
                 return

@@ -78,6 +78,8 @@ class CalibrationScreen(Screen):
             return
         save_calibration(result.calibration, app.calibration_path)
         app.calibration = result.calibration
+        if app.camera is not None:
+            app.camera.lock_exposure()  # the colours measured now must hold all evening
         lines = [zone.advice(25.0) for zone in result.sizing if zone.zone in
                  ("scan-tray", "discard", "planet-1", "player-1")]
         self.advice = "\n".join(["calibrated and saved"] + lines + result.notes)

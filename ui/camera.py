@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 from companion.observations import Observation
@@ -61,6 +62,7 @@ class CameraWorker:
     """Called on the worker thread after each frame (the demo director listens here)."""
 
     def __post_init__(self) -> None:
+        self._lock_exposure = threading.Event()
         self._lock = threading.Lock()
         self._latest = CameraResult(Observation(), None, 0, "starting the camera")
         self._stop = threading.Event()
@@ -71,6 +73,14 @@ class CameraWorker:
     def latest(self) -> CameraResult:
         with self._lock:
             return self._latest
+
+    def lock_exposure(self) -> None:
+        """Keep the camera's exposure as it is now (after calibration), on the worker thread."""
+        self._lock_exposure.set()
+
+    @property
+    def alive(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self._run, name="camera", daemon=True)
@@ -94,11 +104,15 @@ class CameraWorker:
             if source is None:
                 try:
                     source = self.open_source()
+                    self._aim_tray(source)
                 except (SourceError, OSError) as error:
                     self._publish(CameraResult(Observation(), None, self.frames,
                                                f"no camera ({error}); retrying"))
                     self._stop.wait(RETRY_SECONDS)
                     continue
+            if self._lock_exposure.is_set() and hasattr(source, "lock_exposure"):
+                self._lock_exposure.clear()
+                source.lock_exposure()
             try:
                 frame = source.read()
                 tray_frame = getattr(source, "read_tray", lambda: None)()
@@ -118,6 +132,34 @@ class CameraWorker:
             self._stop.wait(max(0.0, period - (time.monotonic() - started)))
         if source is not None:
             source.close()
+
+
+    def _aim_tray(self, source: FrameSource) -> None:
+        """Point a camera that can crop (the Pi's) at the scan tray found at calibration."""
+        set_tray = getattr(source, "set_tray", None)
+        calibration = self.calibration
+        if set_tray is None or calibration.image_to_table is None or not calibration.image_size:
+            return
+        sensor = getattr(source, "sensor_size", calibration.image_size)
+        crop = tray_crop(calibration, sensor)
+        if crop is not None:
+            set_tray(crop)
+
+
+def tray_crop(calibration: Calibration, sensor: tuple[int, int]) -> tuple[int, int, int, int]:
+    """The scan tray's rectangle on the sensor, with a margin, from the calibrated view."""
+    assert calibration.image_to_table is not None and calibration.image_size is not None
+    tray = np.array(calibration.layout.zones["scan-tray"], dtype=np.float64)
+    to_image = np.linalg.inv(calibration.image_to_table)
+    points = cv2.perspectiveTransform(tray.reshape(-1, 1, 2), to_image).reshape(-1, 2)
+    scale_x = sensor[0] / calibration.image_size[0]
+    scale_y = sensor[1] / calibration.image_size[1]
+    x0, y0 = points.min(axis=0) * (scale_x, scale_y)
+    x1, y1 = points.max(axis=0) * (scale_x, scale_y)
+    margin = 0.1 * max(x1 - x0, y1 - y0)
+    x0, y0 = max(0, int(x0 - margin)), max(0, int(y0 - margin))
+    x1, y1 = min(sensor[0], int(x1 + margin)), min(sensor[1], int(y1 + margin))
+    return (x0, y0, x1 - x0, y1 - y0)
 
 
 def source_opener(spec: str) -> Callable[[], FrameSource] | None:

@@ -63,7 +63,9 @@ class GameSetupScreen(Screen):
             self.message = f"[color=ff8a80]{error}[/color]"
             return
         app = App.get_running_app()
-        app.session.start(setup)
+        if not app.session.start(setup):
+            self.message = f"[color=ff8a80]{app.session.message}[/color]"
+            return
         self.message = ""
         app.show("play")
 

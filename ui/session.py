@@ -36,15 +36,20 @@ class Session:
     def state(self) -> GameState | None:
         return None if self.journal is None else self.journal.state
 
-    def start(self, setup: Setup) -> None:
+    def start(self, setup: Setup) -> bool:
         with self._lock:
-            self._start(setup)
+            return self._start(setup)
 
-    def _start(self, setup: Setup) -> None:
+    def _start(self, setup: Setup) -> bool:
         self.close()
-        self.journal = self.library.new_game(setup)
+        try:
+            self.journal = self.library.new_game(setup)
+        except (JournalWriteError, OSError) as error:
+            self.message = f"the game cannot be saved, so it was not started: {error}"
+            return False
         self.tracker = Tracker()
         self._redo.clear()
+        return True
 
     def resume(self) -> bool:
         """Open the newest unfinished game, at the same turn and action. False if none."""

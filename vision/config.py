@@ -89,8 +89,9 @@ class Calibration:
             if "cards" in data:
                 part = "cards"
                 calibration.cards = CardModel.from_json(data["cards"])
-        except (KeyError, TypeError, ValueError, IndexError) as error:
-            raise CalibrationError(f"its {part} part is unusable: {error}") from None
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError,
+                OverflowError) as error:
+            raise CalibrationError(f"its {part} part is unusable: {error!s:.200}") from None
         return calibration
 
 

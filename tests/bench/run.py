@@ -18,7 +18,7 @@ sys.path.insert(0, str(ROOT))  # for tests.powercut
 from companion.journal import read_journal, write_journal  # noqa: E402
 from companion.scoring import score  # noqa: E402
 from companion.simulate import simulate  # noqa: E402
-from tests.bench import ui_bench, vision_bench  # noqa: E402
+from tests.bench import pi_bench, ui_bench, vision_bench  # noqa: E402
 from tests.powercut import kill_cycle  # noqa: E402
 
 
@@ -87,6 +87,9 @@ def main() -> None:
     ui_bench.bench_start(report)
     ui_bench.bench_card_latency(report)
     ui_bench.bench_memory(report)
+    pi_bench.bench_fuzz(report)
+    pi_bench.bench_app_kills(report)
+    pi_bench.bench_soak(report)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,209 @@
+"""On the Pi: the kiosk unit (checked by systemd-analyze), the watchdog, touch, and faults
+survived: the camera unplugged and back, a full disk, a read-only disk."""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from companion.library import Library
+from companion.rules import Jump, TopUp, parse_event
+from tests.conftest import setup_json
+from ui.camera import CameraWorker
+from ui.session import Session
+from ui.system import notify
+from vision.sources import SourceError
+
+ROOT = Path(__file__).resolve().parent.parent
+UNIT = ROOT / "systemd" / "space-mission-companion.service"
+needs_systemd = pytest.mark.skipif(shutil.which("systemd-analyze") is None,
+                                   reason="systemd-analyze is not installed")
+
+
+def unit_settings() -> dict[str, list[str]]:
+    settings: dict[str, list[str]] = {}
+    for line in UNIT.read_text().splitlines():
+        if "=" in line and not line.startswith("#"):
+            key, value = line.split("=", 1)
+            settings.setdefault(key, []).append(value)
+    return settings
+
+
+@needs_systemd
+def test_the_unit_passes_systemd_analyze_verify(tmp_path):
+    # verify checks that ExecStart exists: point it at this checkout's installed command
+    command = Path(sys.executable).with_name("companion")
+    unit = tmp_path / UNIT.name
+    unit.write_text(UNIT.read_text().replace(
+        "/opt/space-mission-companion/.venv/bin/companion", str(command)))
+    result = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True,
+                            text=True)
+    problems = [line for line in (result.stdout + result.stderr).splitlines()
+                if UNIT.name in line]
+    assert result.returncode == 0 and problems == [], result.stderr
+
+
+@needs_systemd
+def test_the_unit_exposure_is_at_most_4():
+    result = subprocess.run(["systemd-analyze", "security", "--offline=true", str(UNIT)],
+                            capture_output=True, text=True)
+    level = re.search(r"Overall exposure level for \S+: ([0-9.]+)", result.stdout)
+    assert level is not None, result.stdout[-500:] + result.stderr
+    assert float(level.group(1)) <= 4.0
+
+
+def test_the_unit_restarts_keeps_state_and_runs_unprivileged():
+    unit = unit_settings()
+    assert unit["Restart"] == ["on-failure"] and unit["StartLimitBurst"] == ["5"]
+    assert unit["StateDirectory"] == unit["ConfigurationDirectory"] == ["space-mission-companion"]
+    assert unit["User"] == ["companion"] and unit["Type"] == ["notify"]
+    assert unit["WatchdogSec"] == ["30"]
+    for key, value in (("NoNewPrivileges", "yes"), ("ProtectSystem", "strict"),
+                       ("ProtectHome", "yes"), ("PrivateTmp", "yes"),
+                       ("PrivateNetwork", "yes"), ("DevicePolicy", "closed")):
+        assert unit[key] == [value], key
+    allowed = " ".join(unit["DeviceAllow"])
+    for device in ("/dev/dri", "char-video4linux", "char-media", "/dev/dma_heap", "char-input"):
+        assert device in allowed
+
+
+def test_the_app_listens_on_no_network_port():
+    sources = [p.read_text() for folder in ("companion", "vision", "calibration", "ui")
+               for p in (ROOT / folder).glob("*.py")]
+    assert not any(re.search(r"\.listen\(|SOCK_STREAM|AF_INET", text) for text in sources)
+
+
+def test_notify_reaches_systemd_on_its_socket(tmp_path, monkeypatch):
+    path = tmp_path / "notify"
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    server.bind(str(path))
+    server.settimeout(2)
+    monkeypatch.setenv("NOTIFY_SOCKET", str(path))
+    assert notify("WATCHDOG=1")
+    assert server.recv(64) == b"WATCHDOG=1"
+    server.close()
+    monkeypatch.delenv("NOTIFY_SOCKET")
+    assert notify("READY=1") is False  # not under systemd: nothing happens
+
+
+def test_kiosk_touch_has_one_provider_only():
+    code = ("import os; os.environ['KIVY_NO_ARGS']='1'\n"
+            "from kivy.config import Config\n"
+            "from ui.system import kiosk_touch_config\n"
+            "kiosk_touch_config(Config)\n"
+            "print(sorted(Config.options('input')), os.environ['SDL_TOUCH_MOUSE_EVENTS'])")
+    env = dict(os.environ, KIVY_HOME=str(ROOT / ".kivy"))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                         cwd=ROOT)
+    assert out.stdout.strip().splitlines()[-1] == "['touchscreen'] 0"
+
+
+class Socket:
+    """A camera whose cable can be pulled and pushed back in."""
+
+    def __init__(self) -> None:
+        self.plugged = True
+
+    def open(self):  # type: ignore[no-untyped-def]
+        if not self.plugged:
+            raise SourceError("no camera")
+        return self
+
+    name = "test camera"
+
+    def read(self):  # type: ignore[no-untyped-def]
+        return np.full((120, 160, 3), 90, np.uint8) if self.plugged else None
+
+    def close(self) -> None:
+        pass
+
+
+def wait_for(check, seconds: float) -> float:  # type: ignore[no-untyped-def]
+    start = time.monotonic()
+    while time.monotonic() - start < seconds:
+        if check():
+            return time.monotonic() - start
+        time.sleep(0.02)
+    raise AssertionError("timed out")
+
+
+def test_a_camera_unplugged_shows_a_banner_and_is_back_within_two_seconds():
+    camera = Socket()
+    worker = CameraWorker(camera.open, fps=30)
+    worker.start()
+    try:
+        wait_for(lambda: worker.latest.frame is not None and worker.latest.status == "", 3)
+        camera.plugged = False
+        wait_for(lambda: "camera lost" in worker.latest.status, 3)
+        frames = worker.frames
+        camera.plugged = True
+        back = wait_for(lambda: worker.frames > frames and worker.latest.status == "", 5)
+        assert back < 2.0
+        assert worker.alive
+    finally:
+        worker.stop()
+
+
+def test_a_camera_that_is_not_there_at_all_leaves_touch_play_working(tmp_path):
+    def missing():  # type: ignore[no-untyped-def]
+        raise SourceError("no camera")
+    worker = CameraWorker(missing, fps=30)
+    worker.start()
+    try:
+        wait_for(lambda: "no camera" in worker.latest.status, 3)
+        session = Session(Library(tmp_path))
+        session.start(parse_event(setup_json(2)))
+        assert session.play(Jump("Freezer"))
+    finally:
+        worker.stop()
+
+
+def test_a_full_disk_refuses_the_action_with_a_clear_message_and_keeps_the_record(
+        tmp_path, monkeypatch):
+    session = Session(Library(tmp_path))
+    session.start(parse_event(setup_json(2)))
+    session.play(Jump("Freezer"))
+    before = session.journal.path.read_bytes()
+
+    def full(fd, data):  # type: ignore[no-untyped-def]
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "write", full)
+    assert not session.play(TopUp())
+    monkeypatch.undo()
+    assert "No space left on device" in session.message and "not recorded" in session.message
+    assert session.journal.path.read_bytes() == before and session.state.action == 2
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write a read-only folder")
+def test_a_read_only_disk_says_so_and_starts_nothing(tmp_path):
+    games = tmp_path / "games"
+    games.mkdir()
+    games.chmod(0o500)
+    session = Session(Library(tmp_path))
+    assert not session.start(parse_event(setup_json(2)))
+    assert "cannot be saved" in session.message and session.state is None
+
+
+def test_a_read_only_disk_as_root_is_simulated(tmp_path, monkeypatch):
+    session = Session(Library(tmp_path))
+    real_open = os.open
+
+    def read_only(path, flags, *args):  # type: ignore[no-untyped-def]
+        if flags & os.O_CREAT:
+            raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+        return real_open(path, flags, *args)
+
+    monkeypatch.setattr(os, "open", read_only)
+    assert not session.start(parse_event(setup_json(2)))
+    assert "Read-only file system" in session.message and session.state is None
