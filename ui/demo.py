@@ -79,8 +79,9 @@ class DemoTable:
         view = session.look(seen, inventory_for=inventory_for)
         for proposal in view.proposals:
             if _matches(proposal.event, event):
-                confirmed = replace(proposal.event, reveal=getattr(event, "reveal", False)) \
-                    if hasattr(event, "reveal") else proposal.event
+                confirmed = proposal.event
+                if hasattr(event, "reveal"):  # what no camera sees: the players set it
+                    confirmed = replace(confirmed, reveal=event.reveal)  # type: ignore[arg-type]
                 return self._enter(session, confirmed, "camera")
         if late:
             return self._enter(session, event, "touch")

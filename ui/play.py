@@ -22,6 +22,8 @@ from ui.widgets import PLAYER_RGBA
 ACTION_LABELS = {"top_up": "Top up", "jump": "Jump", "fly": "Fly", "scan": "Scan",
                  "develop": "Develop", "discover": "Discover"}
 UNKNOWN = "kind not known"
+KIND_CHOICES = {UNKNOWN: None, **{f"{kind} {TILE_NAMES[kind]}": kind for kind in TILE_KINDS}}
+"""What the tile spinner shows, and the kind each entry means."""
 
 
 class PlayScreen(Screen):
@@ -112,7 +114,7 @@ class PlayScreen(Screen):
             plain = {"scan": Scan(), "develop": Develop(), "discover": Discover()}[kind]
             if is_legal(state, plain):
                 row = Factory.TileChoice()
-                row.ids.kind.values = [UNKNOWN] + [f"{k} {TILE_NAMES[k]}" for k in TILE_KINDS]
+                row.ids.kind.values = list(KIND_CHOICES)
                 row.ids.kind.text = UNKNOWN
                 box.add_widget(row)
                 self._tile_row = row
@@ -127,8 +129,7 @@ class PlayScreen(Screen):
 
     def _tile_event(self) -> Event:
         row = self._tile_row
-        kind = row.ids.kind.text.split(" ")[0]
-        tile = None if kind == UNKNOWN.split(" ")[0] else kind
+        tile = KIND_CHOICES[row.ids.kind.text]
         reveal = row.ids.reveal.active
         if self.entering == "scan":
             return Scan(None, tile, reveal)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.cards import CardModel, _clear, badge_in, classify
+from vision.cards import CardModel, badge_in, classify, is_clear
 
 MIN_BADGE_AREA = 300
 
@@ -39,7 +39,7 @@ def read_board(bgr: np.ndarray, model: CardModel) -> BoardRead:
         crop = bgr[max(0, y - pad):y + h + pad, max(0, x - pad):x + w + pad]
         badge = badge_in(crop, model.min_saturation)
         read = None if badge is None else classify(badge, model)
-        if read is None or not _clear(read) or read.coordinate.number is None:
+        if read is None or not is_clear(read) or read.coordinate.number is None:
             continue
         numbers[read.coordinate.color].append((float(x), read.coordinate.number))
     if len(numbers["B"]) != 1 or len(numbers["G"]) != 1 or len(numbers["O"]) != 2:

@@ -218,7 +218,8 @@ def classify(badge: Badge, model: CardModel) -> BadgeRead | None:
     return BadgeRead(Coordinate(color, number), best, best - second, d1 / max(d2, 1e-6))
 
 
-def _clear(read: BadgeRead | None) -> bool:
+def is_clear(read: BadgeRead | None) -> bool:
+    """Whether a badge read is clear by every margin: only then is it used."""
     return (read is not None and read.glyph_score >= MIN_GLYPH_SCORE
             and read.glyph_margin >= MIN_GLYPH_MARGIN and read.hue_ratio <= MAX_HUE_RATIO)
 
@@ -255,7 +256,7 @@ def read_card(bgr: np.ndarray, quad: np.ndarray, model: CardModel) -> CardRead:
         corners = np.roll(quad, -turn, axis=0)
         top, bottom = read_upright(warp_upright(bgr, corners), model)
         options.append((corners, top, bottom))
-    readable = [o for o in options if _clear(o[1]) and _clear(o[2])]
+    readable = [o for o in options if is_clear(o[1]) and is_clear(o[2])]
     if not readable:
         return CardRead(None, 0.0, quad, "a coordinate is not clear enough to read")
     canonical = [o for o in readable if _canonical(o[1], o[2])]

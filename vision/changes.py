@@ -33,14 +33,6 @@ class ChangeTracker:
         """Forget everything: the whole frame will be read again once it is still."""
         self._previous = None
 
-    def is_pending(self, x: float, y: float) -> bool:
-        """Whether an image point lies where something changed and has not settled yet."""
-        if self._pending is None:
-            return False
-        row, col = int(y) // SCALE, int(x) // SCALE
-        h, w = self._pending.shape
-        return 0 <= row < h and 0 <= col < w and bool(self._pending[row, col])
-
     def update(self, gray: np.ndarray) -> list[Box]:
         h, w = gray.shape
         small = cv2.resize(gray, (max(1, w // SCALE), max(1, h // SCALE)),
