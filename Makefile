@@ -12,7 +12,7 @@ STAMP := $(VENV)/.installed-stamp
 # Kivy draws offscreen through Mesa EGL and reads touch through libmtdev; poppler-utils
 # (pdftoppm) lets the tests read the printed sticker PDF back.
 APT_PACKAGES := python3 python3-venv python3-dev libzbar0 libmtdev1 libegl1 libgl1-mesa-dri \
-                poppler-utils
+                libgl1 libgles2 poppler-utils
 # Raspberry Pi OS: picamera2 only comes from apt, and the venv must see system packages.
 ifneq ($(wildcard /etc/rpi-issue),)
 APT_PACKAGES += python3-picamera2

@@ -86,6 +86,10 @@ class Tracker:
                 flags.append(f"{_words(card)} does not fit a {entering.replace('_', ' ')} now")
         elif tile is not None:
             proposals += self._tile_proposals(state, tile, reveal, entering)
+            if not proposals and not any(k in legal_actions(state)
+                                         for k in ("scan", "develop", "discover")):
+                flags.append(f"tile {tile.tile_id:02d} ({tile.kind}) is in the scan tray, but "
+                             f"no action of {state.current_name}'s can take a tile now")
         return TrackerView(tuple(proposals), tuple(flags))
 
     # -- cards ---------------------------------------------------------------------------------

@@ -118,3 +118,10 @@ def test_noisy_observations_change_nothing_without_a_new_card():
     play(game, {"type": "jump", "to": "Freezer"})
     for noise in (seen(), seen(card("B1/G2", zone=None)), seen(tile(3, "MED", zone=None))):
         assert tracker.update(game.state, noise).proposals == ()
+
+
+def test_a_tile_shown_when_no_action_can_take_one_is_flagged():
+    view = Tracker().update(new_game(2).state, seen(tile(8, "WAT")))
+    assert view.proposals == ()
+    assert view.flags == ("tile 08 (WAT) is in the scan tray, but no action of Ann's can take "
+                          "a tile now",)

@@ -40,7 +40,7 @@ def test_every_screen_builds_with_touch_sized_targets(tmp_path, size):
     result = drive("screens", size, tmp_path)
     assert result["current"] == "end"  # ending the game leads to the score sheet
     for screen, small in result["small_targets"].items():
-        assert small == [], f"{screen}: buttons smaller than 44 px: {small}"
+        assert small == [], f"{screen}: buttons smaller than 48 px: {small}"
     for name in ("home", "setup", "box", "calibration", "play", "play-jump", "end"):
         assert list(ARTIFACTS.glob(f"{name}-{size}*.png")), name
 

@@ -72,8 +72,12 @@ class RingView(Widget):
                 lines.append(f"station: {planet.developer}")
             if planet.reserved_by:
                 lines.append("scanned: " + ", ".join(sorted(set(planet.reserved_by))))
+            if planet.ships:
+                lines.append("ships: " + ", ".join(planet.ships))
             self._add_label("\n".join(lines), (x - cell / 2, y - cell / 2), (cell, cell))
-        gate = [f"{p.name} {p.probes}" for p in board.players if p.probes]
+        ranked = sorted((p for p in board.players if p.probes), key=lambda p: p.gate_place)
+        gate = [f"{p.gate_place}{'=' if p.gate_tied else '.'} {p.name} {p.probes}"
+                for p in ranked]
         self._add_label("[b]jump gate[/b]\n" + ("\n".join(gate) or "no probes"),
                         (cx - cell / 2, cy - cell / 2), (cell, cell))
 
