@@ -14,6 +14,7 @@ from kivy.uix.screenmanager import Screen
 from companion.rules import TILE_KINDS, TILE_NAMES, Inventory
 from companion.scoring import score
 from companion.tracker import TrackerView
+from ui.widgets import fill_proposals
 
 COLUMNS = (("jump_gate", "gate"), ("station_points", "stations"), ("minerals", "minerals"),
            ("aliens", "aliens"), ("matter", "matter"), ("water", "water"), ("medals", "medals"),
@@ -89,15 +90,7 @@ class EndScreen(Screen):
                 ", ".join(sheet.winners) + _tie_note(sheet)
         else:
             self.winners_text = "Enter every player's tiles to see the winner."
-        proposals = self.ids.proposals
-        proposals.clear_widgets()
-        for proposal in self.view.proposals:
-            button = Factory.BigButton(text=f"Confirm from camera: {proposal.text}",
-                                       background_color=(0.3, 0.7, 0.4, 1))
-            button.bind(on_release=lambda _, p=proposal: self._play(p.event))
-            proposals.add_widget(button)
-        for flag in self.view.flags:
-            proposals.add_widget(Factory.Caption(text=f"[color=ffb74d]{flag}[/color]"))
+        fill_proposals(self.ids.proposals, self.view, self._play, "Confirm from camera")
 
     def _fill_counts(self, state: object) -> None:
         grid = self.ids.counts

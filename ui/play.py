@@ -17,7 +17,7 @@ from companion.rules import (ACTION_TYPES, HAND_SIZE, TILE_KINDS, TILE_NAMES, De
                              legal_actions)
 from companion.scoring import standings
 from companion.tracker import TrackerView
-from ui.widgets import PLAYER_RGBA
+from ui.widgets import PLAYER_RGBA, fill_proposals
 
 ACTION_LABELS = {"top_up": "Top up", "jump": "Jump", "fly": "Fly", "scan": "Scan",
                  "develop": "Develop", "discover": "Discover"}
@@ -80,20 +80,9 @@ class PlayScreen(Screen):
         self.ids.undo.disabled = not app.session.journal.game.events_in_effect
         self.ids.redo.disabled = not app.session.can_redo
         self._show_choices(state, legal)
-        self._show_proposals()
+        fill_proposals(self.ids.proposals, self.view, self.confirm)
         if state.ended and app.root.current == "play":
             Clock.schedule_once(lambda _: app.show("end"), 0)
-
-    def _show_proposals(self) -> None:
-        box = self.ids.proposals
-        box.clear_widgets()
-        for proposal in self.view.proposals:
-            button = Factory.BigButton(text=f"Confirm: {proposal.text}\n({proposal.source})",
-                                       background_color=(0.3, 0.7, 0.4, 1))
-            button.bind(on_release=lambda _, p=proposal: self.confirm(p.event))
-            box.add_widget(button)
-        for flag in self.view.flags:
-            box.add_widget(Factory.Caption(text=f"[color=ffb74d]{flag}[/color]"))
 
     def _show_choices(self, state: GameState, legal: dict[str, list[str]]) -> None:
         box = self.ids.choices

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from kivy.graphics import Color, Ellipse, Line, Rectangle, RoundedRectangle
 from kivy.properties import ListProperty, ObjectProperty
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
+from companion.rules import Event
 from companion.scoring import Standings
+from companion.tracker import TrackerView
 
 PLAYER_RGBA = {"red": (0.86, 0.2, 0.2, 1), "blue": (0.2, 0.45, 0.9, 1),
                "green": (0.2, 0.7, 0.3, 1), "yellow": (0.95, 0.8, 0.15, 1),
@@ -20,6 +23,20 @@ CATEGORY_RGBA = {"jump_gate": (0.3, 0.6, 0.95, 1), "station_points": (0.7, 0.7, 
                  "minerals": (0.8, 0.35, 0.35, 1), "aliens": (0.6, 0.45, 0.3, 1),
                  "matter": (0.3, 0.75, 0.5, 1), "water": (0.35, 0.7, 0.95, 1),
                  "medals": (0.95, 0.8, 0.3, 1)}
+
+
+def fill_proposals(box: Widget, view: TrackerView, confirm: Callable[[Event], None],
+                   prefix: str = "Confirm") -> None:
+    """The camera's proposals as one-tap confirm buttons, then its flags, into ``box``."""
+    from kivy.factory import Factory
+    box.clear_widgets()
+    for proposal in view.proposals:
+        button = Factory.BigButton(text=f"{prefix}: {proposal.text}\n({proposal.source})",
+                                   background_color=(0.3, 0.7, 0.4, 1))
+        button.bind(on_release=lambda _, p=proposal: confirm(p.event))
+        box.add_widget(button)
+    for flag in view.flags:
+        box.add_widget(Factory.Caption(text=f"[color=ffb74d]{flag}[/color]"))
 
 
 class RingView(Widget):
