@@ -298,10 +298,15 @@ def scenario_soak():  # type: ignore[no-untyped-def]
     while time.monotonic() - warm < min(20.0, seconds / 4):
         yield
     result["rss_start_mb"], start, frames = rss_mb(), time.monotonic(), app.camera.frames
+    samples, next_sample = [], start
     while time.monotonic() - start < seconds:
         if app.demo.finished:  # a new demo game, as the kiosk would start one
             app.demo.__post_init__()
+        if time.monotonic() >= next_sample:
+            samples.append(round(rss_mb(), 1))
+            next_sample += 30
         yield
+    result["rss_samples_mb"] = samples
     elapsed = time.monotonic() - start
     result["rss_end_mb"] = rss_mb()
     result["frames"] = app.camera.frames - frames

@@ -14,9 +14,6 @@ import numpy as np
 from vision.stickers import Box
 
 SCALE = 8
-LARGE = 0.12
-"""A changed region covering more of the view than this is a hand or an arm: it is read when
-it has stopped moving, not while it sweeps across the table."""
 
 
 class ChangeTracker:
@@ -56,10 +53,8 @@ class ChangeTracker:
         for i in range(1, count):
             x, y, bw, bh = stats[i, :4]
             region = labels == i
-            still_moving = moving[max(y - 1, 0):y + bh + 1, max(x - 1, 0):x + bw + 1].any()
-            large = stats[i, cv2.CC_STAT_AREA] > LARGE * small.size
-            if still_moving and (self.settle or large):
-                continue  # something big still moving (a hand): read it once it has stopped
+            if self.settle and moving[max(y - 1, 0):y + bh + 1, max(x - 1, 0):x + bw + 1].any():
+                continue  # part of something still moving: wait until all of it is still
             self._pending[region] = 0
             boxes.append(Box(int(x * SCALE - self.pad), int(y * SCALE - self.pad),
                              int(bw * SCALE + 2 * self.pad), int(bh * SCALE + 2 * self.pad))

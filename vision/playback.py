@@ -23,6 +23,8 @@ from companion.rules import (Card, Develop, Discover, Event, Inventory, Jump, Sc
 from vision.synthetic import Degradation, Scene, Thing, Truth, View, render
 
 STICKER_MM = 25.0
+UNDO_DEPTH = 16
+"""How many past tables are kept for undos (a record undoes a few actions at most)."""
 
 
 @dataclass(frozen=True)
@@ -149,6 +151,7 @@ class TablePlayback:
                 self.scene.things = list(states[-1])
                 steps = self._change_for(event)
                 states.append(steps[-1])
+                del states[:-UNDO_DEPTH]  # old tables hold drawn faces: keep only what undo needs
             for things in steps:
                 yield from self._frames_of(things, index)
 

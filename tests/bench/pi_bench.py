@@ -126,6 +126,9 @@ def bench_soak(report) -> None:
     growth = result["rss_end_mb"] - result["rss_start_mb"]
     report(f"soak on the demo table, {result['seconds'] / 60:.0f} min: memory growth", growth,
            "MB", "< 10 MB", growth < 10)
+    report("  resident memory at start / end", result["rss_start_mb"],
+           f"/ {result['rss_end_mb']:.0f} MB", "-", True)
+    print("  samples every 30 s (MB):", result.get("rss_samples_mb"), flush=True)
     dropped = result["expected_frames"] - result["frames"]
     report("  frames dropped (15 fps asked)", dropped,
            f"of {result['expected_frames']}", "-", True)
