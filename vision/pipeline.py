@@ -108,8 +108,8 @@ class Pipeline:
             self._update_markers(gray)
         self._frames += 1
         h, w = gray.shape
-        reach = self._thing_px()
         boxes = self._changes.update(gray)
+        reach = self._thing_px() if boxes else 0  # only a changed frame needs it
         for changed in boxes:
             stale = [f for f in self._found if changed.contains(*f.center)]
             box = _union([Box(changed.x - reach, changed.y - reach, changed.w + 2 * reach,
