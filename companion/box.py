@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.jsontext import JSONTextError, parse_json
 from companion.rules import (CATEGORY_TOTALS, DECK_SIZE, RING_SIZE, TILE_CATEGORY,
-                             TILES_PER_STACK, TOTAL_TILES, Card, MalformedEventError, Planet)
+                             TILES_PER_STACK, TOTAL_TILES, Card, MalformedEventError, Planet,
+                             is_whole_number, shown, text_value)
 
 SHIPPED_PROFILE = Path(__file__).parent / "data" / "box.json"
 PROFILE_VERSION = 1
@@ -73,10 +75,10 @@ def load_box(path: str | Path | None = None) -> BoxProfile:
     """Read and validate a box profile; the shipped one when ``path`` is None."""
     source = Path(path) if path is not None else SHIPPED_PROFILE
     try:
-        data = json.loads(source.read_text(encoding="utf-8"))
+        data = parse_json(source.read_bytes())
     except OSError as error:
         raise BoxProfileError(f"{source}: cannot read the box profile: {error.strerror}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+    except JSONTextError as error:
         raise BoxProfileError(f"{source}: not valid JSON: {error}") from None
     try:
         return parse_box(data)
@@ -87,12 +89,25 @@ def load_box(path: str | Path | None = None) -> BoxProfile:
 def parse_box(data: Any) -> BoxProfile:
     if not isinstance(data, dict):
         raise BoxProfileError("a box profile is a JSON object")
-    if data.get("profile") != PROFILE_VERSION:
-        raise BoxProfileError(f"profile version {data.get('profile')!r} is not supported "
+    version = data.get("profile")
+    if not is_whole_number(version) or version != PROFILE_VERSION:
+        raise BoxProfileError(f"profile version {shown(version)} is not supported "
                               f"(expected {PROFILE_VERSION})")
+    about = data.get("about", "")
+    try:
+        about = text_value(about, "about")
+    except MalformedEventError as error:
+        raise BoxProfileError(str(error)) from None
     return BoxProfile(_parse_planets(data.get("planets")), _parse_tiles(data.get("tiles")),
-                      _parse_deck(data.get("deck")), bool(data.get("deck_is_example", False)),
-                      bool(data.get("tiles_split_assumed", False)), str(data.get("about", "")))
+                      _parse_deck(data.get("deck")), _flag(data, "deck_is_example"),
+                      _flag(data, "tiles_split_assumed"), about)
+
+
+def _flag(data: dict[str, Any], key: str) -> bool:
+    value = data.get(key, False)
+    if not isinstance(value, bool):
+        raise BoxProfileError(f"{key} must be true or false, got {shown(value)}")
+    return value
 
 
 def _parse_planets(raw: Any) -> tuple[BoxPlanet, ...]:
@@ -121,13 +136,14 @@ def _parse_tiles(raw: Any) -> dict[str, int]:
         raise BoxProfileError("'tiles' must map each tile kind to its count")
     unknown = sorted(set(raw) - set(TILE_CATEGORY))
     if unknown:
-        raise BoxProfileError(f"unknown tile kind {unknown[0]!r} "
+        raise BoxProfileError(f"unknown tile kind {shown(unknown[0])} "
                               f"(kinds: {', '.join(TILE_CATEGORY)})")
     tiles = {}
     for kind in TILE_CATEGORY:
         count = raw.get(kind)
-        if isinstance(count, bool) or not isinstance(count, int) or count < 0:
-            raise BoxProfileError(f"tile count for {kind} must be a whole number, got {count!r}")
+        if not is_whole_number(count) or count < 0:
+            raise BoxProfileError(f"tile count for {kind} must be a whole number, got "
+                                  f"{shown(count)}")
         tiles[kind] = count
     for category, total in CATEGORY_TOTALS.items():
         got = sum(n for kind, n in tiles.items() if TILE_CATEGORY[kind] == category)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import codecs
+import io
 import json
 import sys
 from importlib.metadata import entry_points
@@ -21,6 +23,7 @@ the core never imports them: the dependency arrows of DESIGN.md §2 run one way.
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    _tolerate_any_terminal()
     parser = build_parser()
     args = parser.parse_args(argv)
     if not hasattr(args, "handler"):
@@ -31,6 +34,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into `head` and the like: not an error
         sys.stderr.close()
         return EXIT_OK
+
+
+def _tolerate_any_terminal() -> None:
+    """A name like "Zoë" must print on a terminal that is not UTF-8: what it cannot show is
+    written as an escape rather than ending the command in a traceback."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
+
+
+def _stdout_is_utf8() -> bool:
+    encoding = getattr(sys.stdout, "encoding", None) or "ascii"
+    try:
+        return codecs.lookup(encoding).name == "utf-8"
+    except LookupError:
+        return False
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -93,7 +112,8 @@ def _score(args: argparse.Namespace) -> int:
         print(f"warning: {contents.dropped}", file=sys.stderr)
     sheet = score(contents.game.state)
     if args.json:
-        print(json.dumps(sheet.to_json(), ensure_ascii=False))
+        # JSON escapes what a non-UTF-8 terminal cannot show, so the output stays valid JSON
+        print(json.dumps(sheet.to_json(), ensure_ascii=not _stdout_is_utf8()))
     else:
         print(format_sheet(sheet))
     return EXIT_OK

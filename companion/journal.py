@@ -2,21 +2,24 @@
 
 Format v1 is DESIGN.md §5.1. Appends are whole lines, each followed by one fsync, so an event
 whose ``append`` returned survives a power cut. A write cut short leaves at most a partial last
-line: on open it is dropped, reported and cut off the file; earlier events are kept. A bad line
-anywhere else is an error naming its line. JSON only, never pickle: a journal is also a record
-people read and share.
+line, and only a line missing its newline can be one: on open it is dropped, reported, and moved
+out of the record into a file beside it (``GAME.jsonl.cut``), so no byte is ever lost. A
+complete line (one that ends with its newline) that cannot be used is an error naming its line,
+wherever it is, and nothing in the file is touched. JSON only, never pickle: a journal is also a
+record people read and share.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from collections.abc import Iterable
 
+from companion.jsontext import JSONTextError, parse_json
 from companion.rules import (Event, Game, GameState, MalformedEventError, RulesError, Setup,
-                             event_to_json, parse_event)
+                             parse_event)
 
 
 class JournalError(ValueError):
@@ -40,10 +43,13 @@ class DroppedLine:
     reason: str
     offset: int
     """Byte offset where the dropped line starts: the file is cut back to here."""
+    kept: Path | None = None
+    """Where its bytes were moved when the record was opened for writing."""
 
     def __str__(self) -> str:
-        return (f"line {self.line}: incomplete last line dropped ({self.reason}); "
+        text = (f"line {self.line}: incomplete last line dropped ({self.reason}); "
                 "it was being written when the companion stopped")
+        return text + (f"; its bytes are kept in {self.kept.name}" if self.kept else "")
 
 
 @dataclass(frozen=True)
@@ -58,14 +64,14 @@ class JournalContents:
 
 
 def encode(event: Event) -> bytes:
-    return (json.dumps(event_to_json(event), ensure_ascii=False) + "\n").encode("utf-8")
+    return (json.dumps(event.to_json(), ensure_ascii=False) + "\n").encode("utf-8")
 
 
 def read_journal(path: str | Path) -> JournalContents:
     """Parse and replay a journal; ``JournalError`` names the first line that cannot be used."""
     data = Path(path).read_bytes()
     lines = data.split(b"\n")
-    last_text = max((i for i, raw in enumerate(lines) if raw.strip()), default=-1)
+    unterminated = len(lines) - 1  # the text after the last newline: a write may have stopped
     game: Game | None = None
     events: list[Event] = []
     offset = good_size = 0
@@ -75,11 +81,11 @@ def read_journal(path: str | Path) -> JournalContents:
         if not raw.strip():
             continue
         try:
-            obj = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
-            if index == last_text:
-                return _contents(game, events, DroppedLine(number, _why(error), start), start)
-            raise JournalError(number, f"not a JSON object ({_why(error)})") from None
+            obj = parse_json(raw)
+        except JSONTextError as error:
+            if index == unterminated:
+                return _contents(game, events, DroppedLine(number, str(error), start), start)
+            raise JournalError(number, f"not a JSON object ({error})") from None
         try:
             event = parse_event(obj)
             if game is None:
@@ -103,12 +109,6 @@ def _contents(game: Game | None, events: list[Event], dropped: DroppedLine | Non
         raise JournalError(line, "the journal has no set-up line (it is empty or was cut short "
                                  "while the set-up was written)")
     return JournalContents(game, tuple(events), dropped, good_size, ends_with_newline)
-
-
-def _why(error: Exception) -> str:
-    if isinstance(error, json.JSONDecodeError):
-        return f"{error.msg} at column {error.colno}"
-    return "not UTF-8 text"
 
 
 class Journal:
@@ -146,18 +146,22 @@ class Journal:
     def open(cls, path: str | Path) -> Journal:
         """Replay an existing record and make it ready for appending.
 
-        A partial last line is cut off (and reported in ``dropped``); a last line that lacks
-        only its newline gets one, so the next append starts on a line of its own.
+        A partial last line is moved into ``GAME.jsonl.cut`` (and reported in ``dropped``); a
+        last line that lacks only its newline gets one, so the next append starts on a line of
+        its own.
         """
         target = Path(path)
         contents = read_journal(target)
         try:
-            fd = os.open(target, os.O_WRONLY)
+            fd = os.open(target, os.O_RDWR)
         except OSError as error:
             raise JournalWriteError(
                 error.errno, f"cannot write {target}: {error.strerror}") from None
-        journal = cls(target, fd, contents.game, contents.good_size, contents.dropped)
+        dropped = contents.dropped
+        journal = cls(target, fd, contents.game, contents.good_size, dropped)
         try:
+            if dropped is not None:
+                journal.dropped = replace(dropped, kept=_keep_cut_line(target, fd, dropped))
             if os.fstat(fd).st_size != contents.good_size:  # a partial line, or blank ones
                 os.ftruncate(fd, contents.good_size)
                 os.fsync(fd)
@@ -230,6 +234,20 @@ def write_journal(path: str | Path, setup: Setup, events: Iterable[Event]) -> Ga
         out.flush()
         os.fsync(out.fileno())
     return game
+
+
+def _keep_cut_line(target: Path, fd: int, dropped: DroppedLine) -> Path:
+    """Append the bytes of a line cut short to ``GAME.jsonl.cut``, durably, before the record
+    is cut back: they leave the record, never the disk."""
+    size = os.fstat(fd).st_size
+    partial = os.pread(fd, size - dropped.offset, dropped.offset)
+    kept = target.with_name(target.name + ".cut")
+    with open(kept, "ab") as out:
+        out.write(partial + b"\n")
+        out.flush()
+        os.fsync(out.fileno())
+    _fsync_directory(target.parent)
+    return kept
 
 
 def _fsync_directory(directory: Path) -> None:

@@ -1,9 +1,11 @@
 """Space Mission rules engine.
 
 One module, ordered top-down: constants, errors, value types (coordinates, cards, planets),
-events (set-up, the six actions, undo, end, tile inventory), state, the engine
-(``apply(state, event) -> new state`` or a precise error), queries the screen needs, and the
-``Game`` fold that gives undo its meaning.
+events (set-up, the six actions, undo, redo, end, tile inventory), state, the engine
+(``apply(state, event) -> new state`` or a precise error), the move generator
+(``legal_events``: every action the player to move may take, as complete events ``apply``
+accepts) with ``why_not`` for the actions it cannot offer, and the ``Game`` fold that gives undo
+and redo their meaning.
 
 The rules text is in ``shared/rules/``; where it is silent, DESIGN.md §4 decides. Where both
 are silent, this module decides as a careful player would, and this list is the one place
@@ -13,6 +15,10 @@ those decisions live:
 - A card whose two coordinates share a colour may list them in either order (``O2/O1``): the
   code keeps the printed top and bottom; only the colour order blue, green, orange is canonical.
 - ``only_space`` takes no ``tile`` (nothing is reserved) and implies the reveal.
+- The special case counts as having scanned the planet: the player who made the only-space scan
+  may develop that planet later (its stack is revealed, so the develop takes no tile). The
+  rulebook's "if a player develops a planet where the Space tile is already facing up, he
+  cannot take a tile" right after the special case only makes sense so.
 - A stack with no tiles left is treated like a revealed one: scan and discover are refused
   there, develop builds the station and takes nothing; ``tile`` and ``reveal`` on such a develop
   are refused rather than ignored, so a wrong entry is caught.
@@ -25,18 +31,30 @@ those decisions live:
   any action, not only during a top up.
 - A tile inventory uses no action and may be entered before or after the end.
 - ``end`` on a game that has already ended is refused (undo reopens a game, then it may end).
+- Redo is a journal event (``{"type": "redo"}``, an extension of format v1 that older records
+  never hold, so they replay unchanged): it plays again the event the latest undo cancelled.
+  Several redos go forward again; any other event clears what could be redone. So undo and redo
+  both live in the record, and both survive a restart.
+- Only JSON ``null`` stands for an absent field. A field of the wrong type is malformed, never
+  read as its default: ``true`` or ``1.0`` is not the number 1, ``false``, ``""``, ``0`` or
+  ``[]`` is not a missing variant. Text holding an unpaired surrogate is not text.
 
 The engine deals in public information only. It knows how many cards each hand and pile holds,
 how many tiles each stack holds and which of them were seen, never what a face-down stack or a
 hand holds. Optional fields of an event (a card code, a tile kind) are checked when present.
+
+Every refusal is a ``RulesError`` whose message is a template and its values, so a screen can
+show it in the players' language (``error.template``, ``error.params``).
 """
 
 from __future__ import annotations
 
+import reprlib
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, ClassVar, Union
-from collections.abc import Iterable, Mapping
 
 # ---------------------------------------------------------------------------------------------
 # Constants
@@ -80,6 +98,7 @@ TILE_NAMES = {
 CATEGORY_TOTALS = {"minerals": 16, "aliens": 10, "matter": 8, "water": 8, "medals": 6,
                    "space": 16}
 TOTAL_TILES = sum(CATEGORY_TOTALS.values())
+ACTION_TYPES = ("top_up", "jump", "fly", "scan", "develop", "discover")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -87,7 +106,17 @@ TOTAL_TILES = sum(CATEGORY_TOTALS.values())
 # ---------------------------------------------------------------------------------------------
 
 class RulesError(ValueError):
-    """Base of every refusal by the engine."""
+    """Base of every refusal by the engine: an English template and the values it names."""
+
+    def __init__(self, template: str, **params: Any) -> None:
+        super().__init__(template)
+        self.template = template
+        """The message with ``{name}`` placeholders: what a translation translates."""
+        self.params = params
+
+    def __str__(self) -> str:
+        # formatted when shown, not when raised: the move generator refuses many candidates
+        return self.template.format(**self.params) if self.params else self.template
 
 
 class MalformedEventError(RulesError):
@@ -110,8 +139,88 @@ class NothingToUndoError(IllegalActionError):
     """An undo with no event left in effect."""
 
 
+class NothingToRedoError(IllegalActionError):
+    """A redo with no undone event to play again."""
+
+
 class InventoryError(IllegalActionError):
     """A tile inventory that does not fit what the record knows of that player."""
+
+
+_REPR = reprlib.Repr()
+_REPR.maxstring = _REPR.maxother = 40
+_REPR.maxlevel = 2
+
+
+def shown(value: Any) -> str:
+    """A value from a record, quoted for an error message: short, and never nested deep."""
+    return _REPR.repr(value)
+
+
+# ---------------------------------------------------------------------------------------------
+# Field readers: strict JSON types, null for absent (see the decisions above)
+# ---------------------------------------------------------------------------------------------
+
+def is_whole_number(value: Any) -> bool:
+    """A JSON integer: not a boolean, not a float that happens to be whole."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def text_value(value: Any, what: str) -> str:
+    """A JSON string that is valid Unicode text."""
+    if not isinstance(value, str):
+        raise MalformedEventError("{what} must be text, got {value}", what=what,
+                                  value=shown(value))
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise MalformedEventError("{what} {value} is not valid text (it holds an unpaired "
+                                  "surrogate)", what=what, value=shown(value)) from None
+    return value
+
+
+def _name_value(value: Any, what: str) -> str:
+    name = text_value(value, what)
+    if not name.strip():
+        raise MalformedEventError("{what} cannot be blank", what=what)
+    return name
+
+
+def _optional_text(data: Mapping[str, Any], key: str, what: str) -> str | None:
+    value = data.get(key)
+    return None if value is None else text_value(value, what)
+
+
+def _bool_field(data: Mapping[str, Any], key: str) -> bool:
+    value = data.get(key)
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise MalformedEventError("{key} must be true or false, got {value}", key=key,
+                                  value=shown(value))
+    return value
+
+
+def _list_field(data: Mapping[str, Any], key: str, template: str) -> list[Any] | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise MalformedEventError(template, value=shown(value))
+    return value
+
+
+def _player_field(data: Mapping[str, Any]) -> str | None:
+    player = data.get("player")
+    if player is not None and not isinstance(player, str):
+        raise MalformedEventError("player must be a name, got {value}", value=shown(player))
+    return _optional_text(data, "player", "player")
+
+
+def _put_player(out: dict[str, Any], player: str | None) -> dict[str, Any]:
+    if player is not None:
+        out["player"] = player
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -132,7 +241,8 @@ class Coordinate:
         if (len(text) != 2 or text[0] not in COLOR_NAMES
                 or text[1] not in "1234?"):
             raise MalformedEventError(
-                f"{text!r} is not a coordinate (B, G or O followed by 1-4 or ?)")
+                "{value} is not a coordinate (B, G or O followed by 1-4 or ?)",
+                value=shown(text))
         return cls(text[0], None if text[1] == "?" else int(text[1]))
 
     def fits(self, color: str, number: int) -> bool:
@@ -157,12 +267,12 @@ class Card:
     def parse(cls, code: Any) -> Card:
         """Read ``B3/G2``. Blue comes before green before orange; two of one colour are allowed."""
         if not isinstance(code, str) or code.count("/") != 1:
-            raise MalformedEventError(f"{code!r} is not a card code like B3/G2")
+            raise MalformedEventError("{value} is not a card code like B3/G2", value=shown(code))
         top, bottom = (Coordinate.parse(part) for part in code.split("/"))
         if COLOR_ORDER.index(top.color) > COLOR_ORDER.index(bottom.color):
             raise MalformedEventError(
-                f"card code {code!r} is not canonical: blue comes before green before orange"
-                f" ({bottom}/{top})")
+                "card code {value} is not canonical: blue comes before green before orange "
+                "({canonical})", value=shown(code), canonical=f"{bottom}/{top}")
         return cls(top, bottom)
 
     @property
@@ -206,40 +316,65 @@ class Planet:
     @classmethod
     def from_json(cls, data: Any) -> Planet:
         if not isinstance(data, Mapping):
-            raise MalformedEventError(f"a planet must be an object, not {data!r}")
+            raise MalformedEventError("a planet must be an object, not {value}",
+                                      value=shown(data))
         name = data.get("name")
         if not isinstance(name, str) or not name.strip():
-            raise MalformedEventError(f"a planet needs a name, got {name!r}")
-        numbers = {}
-        for key in ("jump", "scan"):
-            numbers[key] = _coordinate_number(data.get(key), f"{name}'s {key} coordinate")
+            raise MalformedEventError("a planet needs a name, got {value}", value=shown(name))
+        name = text_value(name, "a planet's name")
+        jump = _coordinate_number(data.get("jump"), name, "jump")
+        scan = _coordinate_number(data.get("scan"), name, "scan")
         landing = data.get("landing")
         if not isinstance(landing, (list, tuple)) or len(landing) != 2:
             raise MalformedEventError(
-                f"{name}'s landing must be a list of two numbers 1-4, got {landing!r}")
-        pair = tuple(_coordinate_number(n, f"{name}'s landing coordinate") for n in landing)
-        return cls(name, numbers["jump"], numbers["scan"], (pair[0], pair[1]))
+                "{planet}'s landing must be a list of two numbers 1-4, got {value}",
+                planet=name, value=shown(landing))
+        pair = tuple(_coordinate_number(n, name, "landing") for n in landing)
+        return cls(name, jump, scan, (pair[0], pair[1]))
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "jump": self.jump, "scan": self.scan,
                 "landing": list(self.landing)}
 
 
-def _coordinate_number(value: Any, what: str) -> int:
-    if isinstance(value, bool) or value not in COORDINATE_NUMBERS:
-        raise MalformedEventError(f"{what} must be a number 1-4, got {value!r}")
+def _coordinate_number(value: Any, planet: str, which: str) -> int:
+    if not is_whole_number(value) or value not in COORDINATE_NUMBERS:
+        raise MalformedEventError("{planet}'s {which} coordinate must be a number 1-4, got "
+                                  "{value}", planet=planet, which=which, value=shown(value))
     return int(value)
 
 
 def check_tile_kind(kind: Any) -> str:
     if not isinstance(kind, str) or kind not in TILE_CATEGORY:
-        raise MalformedEventError(
-            f"{kind!r} is not a tile kind (one of {', '.join(TILE_KINDS)})")
+        raise MalformedEventError("{value} is not a tile kind (one of {kinds})",
+                                  value=shown(kind), kinds=", ".join(TILE_KINDS))
     return str(kind)
 
 
+def _tile_field(data: Mapping[str, Any]) -> str | None:
+    tile = data.get("tile")
+    return None if tile is None else check_tile_kind(tile)
+
+
+def _card_field(data: Mapping[str, Any]) -> Card | None:
+    code = data.get("card")
+    return None if code is None else Card.parse(code)
+
+
+def _cards_field(data: Mapping[str, Any]) -> tuple[Card, ...] | None:
+    codes = _list_field(data, "cards", "cards must be a list of card codes, got {value}")
+    return None if codes is None else tuple(Card.parse(c) for c in codes)
+
+
+def _target_field(data: Mapping[str, Any]) -> str:
+    target = data.get("to")
+    if target is None:
+        raise MalformedEventError("{type} needs 'to': a planet name", type=data.get("type"))
+    return text_value(target, "'to'")
+
+
 # ---------------------------------------------------------------------------------------------
-# Events: the lines of the journal (DESIGN.md §5.1)
+# Events: the lines of the journal (DESIGN.md §5.1), each reading and writing its own form
 # ---------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -264,50 +399,53 @@ class Setup:
     def __post_init__(self) -> None:
         count = len(self.players)
         if not MIN_PLAYERS <= count <= MAX_PLAYERS:
-            raise MalformedEventError(
-                f"Space Mission is for {MIN_PLAYERS}-{MAX_PLAYERS} players, not {count}")
-        names = [p.name for p in self.players]
+            raise MalformedEventError("Space Mission is for {low}-{high} players, not {count}",
+                                      low=MIN_PLAYERS, high=MAX_PLAYERS, count=count)
         for seat in self.players:
-            if not isinstance(seat.name, str) or not seat.name.strip():
-                raise MalformedEventError(f"a player needs a name, got {seat.name!r}")
-            if seat.color not in PLAYER_COLORS:
-                raise MalformedEventError(
-                    f"{seat.name}'s colour {seat.color!r} is not one of "
-                    f"{', '.join(PLAYER_COLORS)}")
+            _name_value(seat.name, "a player's name")
+            if not isinstance(seat.color, str) or seat.color not in PLAYER_COLORS:
+                raise MalformedEventError("{player}'s colour {value} is not one of {colors}",
+                                          player=seat.name, value=shown(seat.color),
+                                          colors=", ".join(PLAYER_COLORS))
+        names = [p.name for p in self.players]
         _require_unique(names, "player name")
         _require_unique([p.color for p in self.players], "player colour")
         if len(self.planets) != RING_SIZE:
-            raise MalformedEventError(
-                f"the ring holds {RING_SIZE} planets, this set-up lists {len(self.planets)}")
+            raise MalformedEventError("the ring holds {size} planets, this set-up lists {count}",
+                                      size=RING_SIZE, count=len(self.planets))
         _require_unique([p.name for p in self.planets], "planet name")
         if self.first not in names:
-            raise MalformedEventError(f"start player {self.first!r} is not one of the players")
+            raise MalformedEventError("start player {value} is not one of the players",
+                                      value=shown(self.first))
         if self.variant not in VARIANTS:
-            raise MalformedEventError(
-                f"variant {self.variant!r} is not one of {', '.join(VARIANTS)}")
+            raise MalformedEventError("variant {value} is not one of {variants}",
+                                      value=shown(self.variant), variants=", ".join(VARIANTS))
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Setup:
         version = data.get("v")
-        if version != 1:
-            raise MalformedEventError(f"journal format version {version!r} is not supported "
-                                      "(this companion reads version 1)")
+        if not is_whole_number(version) or version != 1:
+            raise MalformedEventError("journal format version {value} is not supported (this "
+                                      "companion reads version 1)", value=shown(version))
         players = data.get("players")
         if not isinstance(players, list):
             raise MalformedEventError("set-up needs a list of players")
         seats = []
         for p in players:
             if not isinstance(p, Mapping):
-                raise MalformedEventError(f"a player must be an object, not {p!r}")
-            seats.append(PlayerSeat(p.get("name"), p.get("color")))  # type: ignore[arg-type]
+                raise MalformedEventError("a player must be an object, not {value}",
+                                          value=shown(p))
+            seats.append(PlayerSeat(_name_value(p.get("name"), "a player's name"),
+                                    text_value(p.get("color"), "a player's colour")))
         planets = data.get("planets")
         if not isinstance(planets, list):
             raise MalformedEventError("set-up needs the list of 8 planets in ring order")
-        first = _optional(data, "first")
+        first = _optional_text(data, "first", "the start player")
         if first is None and seats:
             first = seats[0].name
-        return cls(tuple(seats), tuple(Planet.from_json(p) for p in planets), first,
-                   _optional(data, "variant") or "table")
+        variant = _optional_text(data, "variant", "the variant")
+        return cls(tuple(seats), tuple(Planet.from_json(p) for p in planets), first or "",
+                   "table" if variant is None else variant)
 
     def to_json(self) -> dict[str, Any]:
         return {"v": 1, "type": "setup", "variant": self.variant,
@@ -318,13 +456,18 @@ class Setup:
     def threshold(self) -> int:
         return END_THRESHOLD[len(self.players)]
 
+    @cached_property
+    def first_index(self) -> int:
+        """Seat of the start player."""
+        return self.player_index(self.first)
+
     def planet_index(self, name: Any) -> int:
         for i, planet in enumerate(self.planets):
             if planet.name == name:
                 return i
-        raise IllegalActionError(
-            f"there is no planet {name!r} in this game (the ring: "
-            f"{', '.join(p.name for p in self.planets)})")
+        raise IllegalActionError("there is no planet {value} in this game (the ring: {ring})",
+                                 value=shown(name),
+                                 ring=", ".join(p.name for p in self.planets))
 
     def neighbours(self, index: int) -> tuple[int, int]:
         """The two ring neighbours of a planet: counter-clockwise, then clockwise."""
@@ -334,18 +477,14 @@ class Setup:
         for i, seat in enumerate(self.players):
             if seat.name == name:
                 return i
-        raise IllegalActionError(f"{name!r} is not playing in this game")
+        raise IllegalActionError("{value} is not playing in this game", value=shown(name))
 
 
-def _require_unique(values: list[Any], what: str) -> None:
+def _require_unique(values: list[str], what: str) -> None:
     seen = [v for v, n in Counter(values).items() if n > 1]
     if seen:
-        raise MalformedEventError(f"{what} {seen[0]!r} appears twice; each must be unique")
-
-
-def _optional(data: Mapping[str, Any], key: str) -> Any:
-    """A field's value; JSON null counts as absent (DESIGN.md §4)."""
-    return data.get(key)
+        raise MalformedEventError("{what} {value} appears twice; each must be unique",
+                                  what=what, value=shown(seen[0]))
 
 
 @dataclass(frozen=True)
@@ -358,6 +497,28 @@ class TopUp:
     """The discarded cards' codes, when known."""
     player: str | None = None
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TopUp:
+        cards = _cards_field(data)
+        discard = data.get("discard")
+        if discard is None:
+            discard = 0 if cards is None else len(cards)
+        if not is_whole_number(discard) or discard < 0:
+            raise MalformedEventError("discard must be a whole number 0 or more, got {value}",
+                                      value=shown(discard))
+        if cards is not None and len(cards) != discard:
+            raise MalformedEventError("discard says {discard} but {count} card codes are listed",
+                                      discard=discard, count=len(cards))
+        return cls(discard, cards, _player_field(data))
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type}
+        if self.discard:
+            out["discard"] = self.discard
+        if self.cards is not None:
+            out["cards"] = [c.code for c in self.cards]
+        return _put_player(out, self.player)
+
 
 @dataclass(frozen=True)
 class Jump:
@@ -368,6 +529,16 @@ class Jump:
     card: Card | None = None
     player: str | None = None
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Jump:
+        return cls(_target_field(data), _card_field(data), _player_field(data))
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type, "to": self.to}
+        if self.card is not None:
+            out["card"] = self.card.code
+        return _put_player(out, self.player)
+
 
 @dataclass(frozen=True)
 class Fly:
@@ -376,6 +547,21 @@ class Fly:
     type: ClassVar[str] = "fly"
     to: str
     player: str | None = None
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Fly:
+        return cls(_target_field(data), _player_field(data))
+
+    def to_json(self) -> dict[str, Any]:
+        return _put_player({"type": self.type, "to": self.to}, self.player)
+
+
+def _tile_fields_json(out: dict[str, Any], tile: str | None, reveal: bool) -> dict[str, Any]:
+    if tile is not None:
+        out["tile"] = tile
+    if reveal:
+        out["reveal"] = True
+    return out
 
 
 @dataclass(frozen=True)
@@ -392,6 +578,20 @@ class Scan:
     """The special case: the first scan of an untouched stack finds only space tiles."""
     player: str | None = None
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Scan:
+        return cls(_card_field(data), _tile_field(data), _bool_field(data, "reveal"),
+                   _bool_field(data, "only_space"), _player_field(data))
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type}
+        if self.card is not None:
+            out["card"] = self.card.code
+        _tile_fields_json(out, self.tile, self.reveal)
+        if self.only_space:
+            out["only_space"] = True
+        return _put_player(out, self.player)
+
 
 @dataclass(frozen=True)
 class Develop:
@@ -403,6 +603,22 @@ class Develop:
     reveal: bool = False
     player: str | None = None
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Develop:
+        cards = _cards_field(data)
+        if cards is not None and len(cards) != 2:
+            raise MalformedEventError("develop plays exactly 2 cards, {count} are listed",
+                                      count=len(cards))
+        pair = None if cards is None else (cards[0], cards[1])
+        return cls(pair, _tile_field(data), _bool_field(data, "reveal"), _player_field(data))
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type}
+        if self.cards is not None:
+            out["cards"] = [c.code for c in self.cards]
+        _tile_fields_json(out, self.tile, self.reveal)
+        return _put_player(out, self.player)
+
 
 @dataclass(frozen=True)
 class Discover:
@@ -413,6 +629,14 @@ class Discover:
     reveal: bool = False
     player: str | None = None
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Discover:
+        return cls(_tile_field(data), _bool_field(data, "reveal"), _player_field(data))
+
+    def to_json(self) -> dict[str, Any]:
+        out = _tile_fields_json({"type": self.type}, self.tile, self.reveal)
+        return _put_player(out, self.player)
+
 
 @dataclass(frozen=True)
 class Undo:
@@ -420,12 +644,40 @@ class Undo:
 
     type: ClassVar[str] = "undo"
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Undo:
+        return cls()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type}
+
+
+@dataclass(frozen=True)
+class Redo:
+    """Play again the event the latest undo cancelled (nothing new played since)."""
+
+    type: ClassVar[str] = "redo"
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Redo:
+        return cls()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type}
+
 
 @dataclass(frozen=True)
 class End:
     """The players agree to end the game now."""
 
     type: ClassVar[str] = "end"
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> End:
+        return cls()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type}
 
 
 @dataclass(frozen=True)
@@ -436,138 +688,46 @@ class Inventory:
     player: str
     tiles: tuple[str, ...]
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Inventory:
+        player = data.get("player")
+        if not isinstance(player, str):
+            raise MalformedEventError("tiles needs 'player': whose tiles these are")
+        tiles = data.get("tiles")
+        if not isinstance(tiles, list):
+            raise MalformedEventError("tiles needs 'tiles': the list of that player's tile kinds")
+        return cls(text_value(player, "player"), tuple(check_tile_kind(t) for t in tiles))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": self.type, "player": self.player, "tiles": list(self.tiles)}
+
 
 Action = Union[TopUp, Jump, Fly, Scan, Develop, Discover]
-Event = Union[Setup, TopUp, Jump, Fly, Scan, Develop, Discover, Undo, End, Inventory]
-ACTION_TYPES = ("top_up", "jump", "fly", "scan", "develop", "discover")
+Event = Union[Setup, TopUp, Jump, Fly, Scan, Develop, Discover, Undo, Redo, End, Inventory]
+EVENT_TYPES: dict[str, Any] = {cls.type: cls for cls in (
+    Setup, TopUp, Jump, Fly, Scan, Develop, Discover, Undo, Redo, End, Inventory)}
+"""Journal ``type`` -> the event class that reads and writes that line."""
 
 
 def parse_event(data: Any) -> Event:
     """A journal line's JSON object as an event; unknown fields are ignored."""
     if not isinstance(data, Mapping):
-        raise MalformedEventError(f"an event must be a JSON object, not {type(data).__name__}")
+        raise MalformedEventError("an event must be a JSON object, not {kind}",
+                                  kind=type(data).__name__)
     kind = data.get("type")
-    parse = _PARSERS.get(kind) if isinstance(kind, str) else None
-    if parse is None:
-        raise MalformedEventError(
-            f"unknown event type {kind!r} (one of setup, {', '.join(ACTION_TYPES)}, "
-            "undo, end, tiles)")
-    return parse(data)
-
-
-def _player_field(data: Mapping[str, Any]) -> str | None:
-    player = _optional(data, "player")
-    if player is not None and not isinstance(player, str):
-        raise MalformedEventError(f"player must be a name, got {player!r}")
-    return player
-
-
-def _bool_field(data: Mapping[str, Any], key: str) -> bool:
-    value = _optional(data, key)
-    if value is None:
-        return False
-    if not isinstance(value, bool):
-        raise MalformedEventError(f"{key} must be true or false, got {value!r}")
-    return value
-
-
-def _tile_field(data: Mapping[str, Any]) -> str | None:
-    tile = _optional(data, "tile")
-    return None if tile is None else check_tile_kind(tile)
-
-
-def _card_field(data: Mapping[str, Any]) -> Card | None:
-    code = _optional(data, "card")
-    return None if code is None else Card.parse(code)
-
-
-def _cards_field(data: Mapping[str, Any]) -> tuple[Card, ...] | None:
-    codes = _optional(data, "cards")
-    if codes is None:
-        return None
-    if not isinstance(codes, list):
-        raise MalformedEventError(f"cards must be a list of card codes, got {codes!r}")
-    return tuple(Card.parse(c) for c in codes)
-
-
-def _target_field(data: Mapping[str, Any]) -> str:
-    target = _optional(data, "to")
-    if not isinstance(target, str):
-        raise MalformedEventError(f"{data.get('type')} needs 'to': a planet name")
-    return target
-
-
-def _parse_top_up(data: Mapping[str, Any]) -> TopUp:
-    cards = _cards_field(data)
-    discard = _optional(data, "discard")
-    if discard is None:
-        discard = 0 if cards is None else len(cards)
-    if isinstance(discard, bool) or not isinstance(discard, int) or discard < 0:
-        raise MalformedEventError(f"discard must be a whole number 0 or more, got {discard!r}")
-    if cards is not None and len(cards) != discard:
-        raise MalformedEventError(
-            f"discard says {discard} but {len(cards)} card codes are listed")
-    return TopUp(discard, cards, _player_field(data))
-
-
-def _parse_develop(data: Mapping[str, Any]) -> Develop:
-    cards = _cards_field(data)
-    if cards is not None and len(cards) != 2:
-        raise MalformedEventError(f"develop plays exactly 2 cards, {len(cards)} are listed")
-    pair = None if cards is None else (cards[0], cards[1])
-    return Develop(pair, _tile_field(data), _bool_field(data, "reveal"), _player_field(data))
-
-
-def _parse_inventory(data: Mapping[str, Any]) -> Inventory:
-    player = _optional(data, "player")
-    if not isinstance(player, str):
-        raise MalformedEventError("tiles needs 'player': whose tiles these are")
-    tiles = _optional(data, "tiles")
-    if not isinstance(tiles, list):
-        raise MalformedEventError("tiles needs 'tiles': the list of that player's tile kinds")
-    return Inventory(player, tuple(check_tile_kind(t) for t in tiles))
-
-
-_PARSERS: dict[str, Any] = {
-    "setup": Setup.from_json,
-    "top_up": _parse_top_up,
-    "jump": lambda d: Jump(_target_field(d), _card_field(d), _player_field(d)),
-    "fly": lambda d: Fly(_target_field(d), _player_field(d)),
-    "scan": lambda d: Scan(_card_field(d), _tile_field(d), _bool_field(d, "reveal"),
-                           _bool_field(d, "only_space"), _player_field(d)),
-    "develop": _parse_develop,
-    "discover": lambda d: Discover(_tile_field(d), _bool_field(d, "reveal"), _player_field(d)),
-    "undo": lambda d: Undo(),
-    "end": lambda d: End(),
-    "tiles": _parse_inventory,
-}
-
-
-def event_to_json(event: Event) -> dict[str, Any]:
-    """The journal form of an event: defaults and unknowns left out, so lines stay short."""
-    if isinstance(event, Setup):
-        return event.to_json()
-    out: dict[str, Any] = {"type": event.type}
-    for name in ("to", "discard", "card", "cards", "tile", "reveal", "only_space", "player",
-                 "tiles"):
-        value = getattr(event, name, None)
-        if value is None or value is False or (name == "discard" and value == 0):
-            continue
-        if isinstance(value, Card):
-            value = value.code
-        elif name == "cards":
-            value = [c.code for c in value]
-        elif name == "tiles":
-            value = list(value)
-        out[name] = value
-    return out
+    event_class = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
+    if event_class is None:
+        raise MalformedEventError("unknown event type {value} (one of {types})",
+                                  value=shown(kind), types=", ".join(EVENT_TYPES))
+    event: Event = event_class.from_json(data)
+    return event
 
 
 # ---------------------------------------------------------------------------------------------
 # State
 # ---------------------------------------------------------------------------------------------
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Reservation:
     """A tile set aside by a scan, marked with the scanner's probe."""
 
@@ -576,7 +736,7 @@ class Reservation:
     """Its kind when known; the companion cannot see a face-down tile."""
 
 
-@dataclass
+@dataclass(slots=True)
 class PlayerState:
     at: int | None = None
     """Index of the planet the ship is on; ``None`` while it is on the jump gate."""
@@ -591,7 +751,7 @@ class PlayerState:
         return PlayerState(self.at, self.hand, self.probes, self.stations, list(self.tiles))
 
 
-@dataclass
+@dataclass(slots=True)
 class StackState:
     """A planet's face-down tile stack, its station and the reservations beside it."""
 
@@ -601,13 +761,24 @@ class StackState:
     developer: int | None = None
     """Who built the station here."""
     reservations: list[Reservation] = field(default_factory=list)
+    only_space_scan: int | None = None
+    """Who made the special-case scan here (it counts as having scanned the planet)."""
 
     def copy(self) -> StackState:
-        return StackState(self.left, self.revealed, self.developer,
-                          [Reservation(r.player, r.tile) for r in self.reservations])
+        return StackState(self.left, self.revealed, self.developer, list(self.reservations),
+                          self.only_space_scan)
+
+    @property
+    def open(self) -> bool:
+        """A tile can be taken: some are left and they are not the revealed space tiles."""
+        return self.left > 0 and not self.revealed
+
+    def scanned_by(self, player: int) -> bool:
+        return self.only_space_scan == player or any(r.player == player
+                                                      for r in self.reservations)
 
 
-@dataclass
+@dataclass(slots=True)
 class GameState:
     """Everything public about a game in progress: a fold of the journal's events."""
 
@@ -623,6 +794,8 @@ class GameState:
     """1 or 2: which action of the turn comes next."""
     final_round: bool = False
     ended: bool = False
+    cards_played: int = 0
+    """Cards laid on the discard pile so far: every player sees the pile grow."""
 
     @classmethod
     def new(cls, setup: Setup) -> GameState:
@@ -632,16 +805,19 @@ class GameState:
                    draw=DECK_SIZE - HAND_SIZE * count, discard=0)
 
     def copy(self) -> GameState:
-        return replace(self, players=[p.copy() for p in self.players],
-                       stacks=[s.copy() for s in self.stacks])
+        """A copy to change. Stacks stay shared until an action changes one (it takes its own
+        copy first, see ``_stack_to_change``): most actions change none, and the move generator
+        copies states by the thousand."""
+        return GameState(self.setup, [p.copy() for p in self.players], list(self.stacks),
+                         self.draw, self.discard, self.turn, self.action, self.final_round,
+                         self.ended, self.cards_played)
 
     # -- derived facts ------------------------------------------------------------------------
 
     @property
     def current(self) -> int:
         """Index of the player whose turn it is."""
-        start = self.setup.player_index(self.setup.first)
-        return (start + self.turn) % len(self.players)
+        return (self.setup.first_index + self.turn) % len(self.players)
 
     @property
     def current_name(self) -> str:
@@ -677,10 +853,12 @@ class GameState:
             "players": [{"at": p.at, "hand": p.hand, "probes": p.probes,
                          "stations": p.stations, "tiles": list(p.tiles)} for p in self.players],
             "stacks": [{"left": s.left, "revealed": s.revealed, "developer": s.developer,
-                        "reservations": [[r.player, r.tile] for r in s.reservations]}
+                        "reservations": [[r.player, r.tile] for r in s.reservations],
+                        "only_space_scan": s.only_space_scan}
                        for s in self.stacks],
             "draw": self.draw, "discard": self.discard, "turn": self.turn,
             "action": self.action, "final_round": self.final_round, "ended": self.ended,
+            "cards_played": self.cards_played,
         }
 
     @classmethod
@@ -690,38 +868,64 @@ class GameState:
             [PlayerState(p["at"], p["hand"], p["probes"], p["stations"], list(p["tiles"]))
              for p in data["players"]],
             [StackState(s["left"], s["revealed"], s["developer"],
-                        [Reservation(r[0], r[1]) for r in s["reservations"]])
+                        [Reservation(r[0], r[1]) for r in s["reservations"]],
+                        s.get("only_space_scan"))
              for s in data["stacks"]],
             data["draw"], data["discard"], data["turn"], data["action"],
-            data["final_round"], data["ended"])
+            data["final_round"], data["ended"], data.get("cards_played", 0))
 
 
 # ---------------------------------------------------------------------------------------------
-# Engine
+# Engine: each action is a check (reads the state, raises the rule it breaks) and a change
+# (applied to a copy); the move generator runs the checks alone.
 # ---------------------------------------------------------------------------------------------
 
 def apply(state: GameState, event: Event) -> GameState:
     """The state after ``event``, or a ``RulesError`` naming the rule it breaks.
 
-    ``state`` is never changed. Undo is not an engine move: it needs the history, see ``Game``.
+    ``state`` is never changed. Undo and redo are not engine moves: they need the history, see
+    ``Game``.
     """
-    if isinstance(event, (Setup, Undo)):
-        raise MalformedEventError(f"{event.type} cannot be applied to a game state")
-    new = state.copy()
+    if isinstance(event, (Setup, Undo, Redo)):
+        raise MalformedEventError("{type} cannot be applied to a game state", type=event.type)
     if isinstance(event, Inventory):
+        new = state.copy()
         _inventory(new, event)
     elif isinstance(event, End):
         if state.ended:
             raise GameOverError("the game has already ended")
+        new = state.copy()
         new.ended = True
     else:
-        _check_turn(state, event)
-        _ACTIONS[event.type](new, event)
+        _check_action(state, event)
+        new = state.copy()
+        _CHANGES[event.type](new, event)
         _settle_piles(new)
         _advance(new)
     if _names_tiles(event):
         _check_tile_totals(new)
     return new
+
+
+def is_legal(state: GameState, event: Event) -> bool:
+    try:
+        apply(state, event)
+    except RulesError:
+        return False
+    return True
+
+
+def takes_tile(state: GameState, action: Action) -> bool:
+    """Whether the action takes a tile from the stack at the ship's planet, so that a tile
+    kind and a reveal belong to it."""
+    if isinstance(action, Scan):
+        return not action.only_space
+    if isinstance(action, Discover):
+        return True
+    if isinstance(action, Develop):
+        at = state.players[state.current].at
+        return at is not None and state.stacks[at].open
+    return False
 
 
 def _names_tiles(event: Event) -> bool:
@@ -730,12 +934,14 @@ def _names_tiles(event: Event) -> bool:
             or getattr(event, "reveal", False) or getattr(event, "only_space", False))
 
 
-def _check_turn(state: GameState, action: Action) -> None:
+def _check_action(state: GameState, action: Action) -> None:
     if state.ended:
         raise GameOverError("the game has ended; undo the end to play on")
     if action.player is not None and action.player != state.current_name:
-        raise NotYourTurnError(
-            f"it is {state.current_name}'s turn (action {state.action}), not {action.player}'s")
+        raise NotYourTurnError("it is {current}'s turn (action {action}), not {player}'s",
+                               current=state.current_name, action=state.action,
+                               player=action.player)
+    _CHECKS[action.type](state, action)
 
 
 def _name(state: GameState, player: int) -> str:
@@ -746,40 +952,163 @@ def _planet(state: GameState, index: int) -> Planet:
     return state.setup.planets[index]
 
 
-def _need_cards(state: GameState, player: int, count: int, what: str) -> None:
+def _need_cards(state: GameState, player: int, count: int, template: str) -> None:
     held = state.players[player].hand
     if held < count:
-        raise IllegalActionError(
-            f"{what} needs {count} card{'s' if count > 1 else ''}; "
-            f"{_name(state, player)} holds {held}")
+        raise IllegalActionError(template, player=_name(state, player), held=held)
 
 
-def _need_chip(state: GameState, player: int, what: str) -> None:
+def _need_chip(state: GameState, player: int, template: str) -> None:
     if state.chips_in_play(player) >= CHIPS_PER_PLAYER:
-        raise IllegalActionError(
-            f"{_name(state, player)} has all {CHIPS_PER_PLAYER} chips in play; {what}")
+        raise IllegalActionError(template, player=_name(state, player), chips=CHIPS_PER_PLAYER)
 
 
-def _ship_planet(state: GameState, player: int, action: str) -> int:
+def _ship_planet(state: GameState, player: int, template: str) -> int:
     at = state.players[player].at
     if at is None:
-        raise IllegalActionError(
-            f"{_name(state, player)}'s ship is on the jump gate; {action} happens on the "
-            "planet where the ship is (jump to a planet first)")
+        raise IllegalActionError(template, player=_name(state, player))
     return at
+
+
+def _check_card(card: Card | None, color: str, planet: Planet, template: str) -> None:
+    number = planet.jump if color == "B" else planet.scan
+    if card is not None and not card.fits(color, number):
+        raise IllegalActionError(template, planet=planet.name, number=number,
+                                 offers=card.offers())
+
+
+def _check_top_up(state: GameState, action: TopUp) -> None:
+    me = state.current
+    held = state.players[me].hand
+    if action.discard > held:
+        raise IllegalActionError("{player} holds {held} cards and cannot discard {count}",
+                                 player=_name(state, me), held=held, count=action.discard)
+
+
+def _check_jump(state: GameState, action: Jump) -> None:
+    me = state.current
+    target = state.setup.planet_index(action.to)
+    planet = _planet(state, target)
+    if state.players[me].at == target:
+        raise IllegalActionError("{player}'s ship is already on {planet}; a jump goes to "
+                                 "another planet", player=_name(state, me), planet=planet.name)
+    _need_cards(state, me, 1, "a jump needs 1 card; {player} holds {held}")
+    _check_card(action.card, "B", planet,
+                "{planet}'s jump coordinate is {number}; this card offers {offers}")
+    _need_chip(state, me, "{player} has all {chips} chips in play; a jump puts a probe on the "
+                          "jump gate")
+
+
+def _check_fly(state: GameState, action: Fly) -> None:
+    me = state.current
+    target = state.setup.planet_index(action.to)
+    at = _ship_planet(state, me, "{player}'s ship is on the jump gate; the first move must be "
+                                 "a jump (a flight goes from a planet to a neighbouring one)")
+    left, right = state.setup.neighbours(at)
+    if target not in (left, right):
+        raise IllegalActionError("{target} is not next to {here}; a flight goes to {left} or "
+                                 "{right}", target=_planet(state, target).name,
+                                 here=_planet(state, at).name, left=_planet(state, left).name,
+                                 right=_planet(state, right).name)
+
+
+def _check_scan(state: GameState, action: Scan) -> None:
+    me = state.current
+    here = _ship_planet(state, me, "{player}'s ship is on the jump gate; scanning happens on "
+                                   "the planet where the ship is (jump to a planet first)")
+    planet, stack = _planet(state, here), state.stacks[here]
+    if stack.developer is not None:
+        raise IllegalActionError("{planet} has {developer}'s station; only undeveloped planets "
+                                 "can be scanned", planet=planet.name,
+                                 developer=_name(state, stack.developer))
+    _need_cards(state, me, 1, "a scan needs 1 card; {player} holds {held}")
+    _check_card(action.card, "G", planet,
+                "{planet}'s scan coordinate is {number}; this card offers {offers}")
+    if action.only_space:
+        if stack.revealed:
+            raise IllegalActionError("only_space is the first scan of an untouched stack; "
+                                     "{planet}'s stack has been revealed", planet=planet.name)
+        if stack.left != TILES_PER_STACK:
+            raise IllegalActionError("only_space is the first scan of an untouched stack; "
+                                     "{planet}'s stack has {left} tiles left",
+                                     planet=planet.name, left=stack.left)
+        if action.tile is not None:
+            raise IllegalActionError("a scan that finds only space tiles reserves nothing; "
+                                     "leave out 'tile'")
+        return
+    _check_stack_open(state, here, "{planet}'s stack is revealed (only space tiles are left); "
+                                   "a scan must take a point tile",
+                      "{planet}'s stack is empty; a scan must take a tile")
+    _need_chip(state, me, "{player} has all {chips} chips in play; a scan marks the reserved "
+                          "tile with a probe")
+    _check_variant(state, action.tile, "variant yucata: a space tile cannot be reserved")
+
+
+def _check_develop(state: GameState, action: Develop) -> None:
+    me = state.current
+    here = _ship_planet(state, me, "{player}'s ship is on the jump gate; developing happens on "
+                                   "the planet where the ship is (jump to a planet first)")
+    planet, stack = _planet(state, here), state.stacks[here]
+    if stack.developer is not None:
+        raise IllegalActionError("{planet} already has {developer}'s station; each planet is "
+                                 "developed once", planet=planet.name,
+                                 developer=_name(state, stack.developer))
+    if not stack.scanned_by(me):
+        raise IllegalActionError("{player} has not scanned {planet}; only a player who scanned "
+                                 "it may develop it", player=_name(state, me),
+                                 planet=planet.name)
+    _need_cards(state, me, 2, "developing needs 2 cards; {player} holds {held}")
+    if action.cards is not None and not cards_fit_landing(*action.cards, planet.landing):
+        first, second = action.cards
+        raise IllegalActionError("{planet}'s landing coordinates are O{a} and O{b}; these cards "
+                                 "offer {first} and {second}", planet=planet.name,
+                                 a=planet.landing[0], b=planet.landing[1],
+                                 first=first.offers(), second=second.offers())
+    _need_chip(state, me, "{player} has all {chips} chips in play; the station needs one (it "
+                          "is placed before the probes come back)")
+    if stack.open:
+        _check_variant(state, action.tile, "variant yucata: a space tile cannot be taken")
+    elif action.tile is not None or action.reveal:
+        raise IllegalActionError(
+            "{planet}'s stack is revealed; developing it takes no tile" if stack.revealed
+            else "{planet}'s stack is empty; developing it takes no tile", planet=planet.name)
+
+
+def _check_discover(state: GameState, action: Discover) -> None:
+    me = state.current
+    here = _ship_planet(state, me, "{player}'s ship is on the jump gate; discovering happens "
+                                   "on the planet where the ship is (jump to a planet first)")
+    if state.stacks[here].developer is None:
+        raise IllegalActionError("{planet} has no station yet; discover needs a developed "
+                                 "planet", planet=_planet(state, here).name)
+    _check_stack_open(state, here, "{planet}'s stack is revealed (only space tiles are left); "
+                                   "discover must take a point tile",
+                      "{planet}'s stack is empty; discover must take a tile")
+    _check_variant(state, action.tile, "variant yucata: a space tile cannot be taken")
+
+
+def _check_stack_open(state: GameState, here: int, revealed: str, empty: str) -> None:
+    stack, name = state.stacks[here], _planet(state, here).name
+    if stack.revealed:
+        raise IllegalActionError(revealed, planet=name)
+    if stack.left == 0:
+        raise IllegalActionError(empty, planet=name)
+
+
+def _check_variant(state: GameState, tile: str | None, template: str) -> None:
+    if tile == SPACE and state.setup.variant == "yucata":
+        raise IllegalActionError(template)
 
 
 def _play_cards(state: GameState, player: int, count: int) -> None:
     state.players[player].hand -= count
     state.discard += count
+    state.cards_played += count
 
 
 def _top_up(state: GameState, action: TopUp) -> None:
     me = state.current
     player = state.players[me]
-    if action.discard > player.hand:
-        raise IllegalActionError(
-            f"{_name(state, me)} holds {player.hand} cards and cannot discard {action.discard}")
     _play_cards(state, me, action.discard)
     need = HAND_SIZE - player.hand
     while need > 0:
@@ -795,97 +1124,41 @@ def _top_up(state: GameState, action: TopUp) -> None:
 
 def _jump(state: GameState, action: Jump) -> None:
     me = state.current
-    target = state.setup.planet_index(action.to)
-    planet = _planet(state, target)
-    if state.players[me].at == target:
-        raise IllegalActionError(
-            f"{_name(state, me)}'s ship is already on {planet.name}; a jump goes to another "
-            "planet")
-    _need_cards(state, me, 1, "a jump")
-    if action.card is not None and not action.card.fits("B", planet.jump):
-        raise IllegalActionError(
-            f"{planet.name}'s jump coordinate is {planet.jump}; this card offers "
-            f"{action.card.offers()}")
-    _need_chip(state, me, "a jump puts a probe on the jump gate")
     _play_cards(state, me, 1)
-    state.players[me].at = target
+    state.players[me].at = state.setup.planet_index(action.to)
     state.players[me].probes += 1
 
 
 def _fly(state: GameState, action: Fly) -> None:
-    me = state.current
-    target = state.setup.planet_index(action.to)
-    at = state.players[me].at
-    if at is None:
-        raise IllegalActionError(
-            f"{_name(state, me)}'s ship is on the jump gate; the first move must be a jump "
-            "(a flight goes from a planet to a neighbouring one)")
-    left, right = state.setup.neighbours(at)
-    if target not in (left, right):
-        raise IllegalActionError(
-            f"{_planet(state, target).name} is not next to {_planet(state, at).name}; "
-            f"a flight goes to {_planet(state, left).name} or {_planet(state, right).name}")
-    state.players[me].at = target
+    state.players[state.current].at = state.setup.planet_index(action.to)
+
+
+def _stack_to_change(state: GameState, here: int) -> StackState:
+    """The stack at ``here``, copied for this state alone (see ``GameState.copy``)."""
+    stack = state.stacks[here] = state.stacks[here].copy()
+    return stack
 
 
 def _scan(state: GameState, action: Scan) -> None:
     me = state.current
-    here = _ship_planet(state, me, "scanning")
-    planet, stack = _planet(state, here), state.stacks[here]
-    if stack.developer is not None:
-        raise IllegalActionError(
-            f"{planet.name} has {_name(state, stack.developer)}'s station; only undeveloped "
-            "planets can be scanned")
-    _need_cards(state, me, 1, "a scan")
-    if action.card is not None and not action.card.fits("G", planet.scan):
-        raise IllegalActionError(
-            f"{planet.name}'s scan coordinate is {planet.scan}; this card offers "
-            f"{action.card.offers()}")
-    if action.only_space:
-        if stack.left != TILES_PER_STACK or stack.revealed:
-            raise IllegalActionError(
-                f"only_space is the first scan of an untouched stack; {planet.name}'s stack "
-                f"has {'been revealed' if stack.revealed else f'{stack.left} tiles left'}")
-        if action.tile is not None:
-            raise IllegalActionError(
-                "a scan that finds only space tiles reserves nothing; leave out 'tile'")
-        _play_cards(state, me, 1)
-        stack.revealed = True  # no chip used, nothing reserved, the stack turned face up
-        return
-    _check_stack_open(state, here, "scan")
-    _need_chip(state, me, "a scan marks the reserved tile with a probe")
-    _check_variant(state, action.tile, "reserved")
+    here = state.players[me].at
+    assert here is not None
+    stack = _stack_to_change(state, here)
     _play_cards(state, me, 1)
+    if action.only_space:  # no chip used, nothing reserved, the stack turned face up
+        stack.revealed = True
+        stack.only_space_scan = me
+        return
     stack.reservations.append(Reservation(me, action.tile))
     _take_from_stack(state, here, action.reveal)
 
 
 def _develop(state: GameState, action: Develop) -> None:
     me = state.current
-    here = _ship_planet(state, me, "developing")
-    planet, stack = _planet(state, here), state.stacks[here]
-    if stack.developer is not None:
-        raise IllegalActionError(
-            f"{planet.name} already has {_name(state, stack.developer)}'s station; "
-            "each planet is developed once")
-    if not any(r.player == me for r in stack.reservations):
-        raise IllegalActionError(
-            f"{_name(state, me)} has not scanned {planet.name}; only a player with a reserved "
-            "tile there may develop it")
-    _need_cards(state, me, 2, "developing")
-    if action.cards is not None and not cards_fit_landing(*action.cards, planet.landing):
-        first, second = action.cards
-        raise IllegalActionError(
-            f"{planet.name}'s landing coordinates are O{planet.landing[0]} and "
-            f"O{planet.landing[1]}; these cards offer {first.offers()} and {second.offers()}")
-    _need_chip(state, me, "the station needs one (it is placed before the probes come back)")
-    taking = stack.left > 0 and not stack.revealed
-    if not taking and (action.tile is not None or action.reveal):
-        raise IllegalActionError(
-            f"{planet.name}'s stack is {'revealed' if stack.revealed else 'empty'}; "
-            "developing it takes no tile")
-    if taking:
-        _check_variant(state, action.tile, "taken")
+    here = state.players[me].at
+    assert here is not None
+    stack = _stack_to_change(state, here)
+    taking = stack.open
     _play_cards(state, me, 2)
     state.players[me].stations += 1
     stack.developer = me
@@ -899,34 +1172,16 @@ def _develop(state: GameState, action: Develop) -> None:
 
 def _discover(state: GameState, action: Discover) -> None:
     me = state.current
-    here = _ship_planet(state, me, "discovering")
-    planet = _planet(state, here)
-    if state.stacks[here].developer is None:
-        raise IllegalActionError(
-            f"{planet.name} has no station yet; discover needs a developed planet")
-    _check_stack_open(state, here, "discover")
-    _check_variant(state, action.tile, "taken")
+    here = state.players[me].at
+    assert here is not None
+    _stack_to_change(state, here)
     state.players[me].tiles.append(action.tile)
     _take_from_stack(state, here, action.reveal)
 
 
-def _check_stack_open(state: GameState, here: int, action: str) -> None:
-    stack, name = state.stacks[here], _planet(state, here).name
-    if stack.revealed:
-        raise IllegalActionError(
-            f"{name}'s stack is revealed (only space tiles are left); {action} must take a "
-            "point tile")
-    if stack.left == 0:
-        raise IllegalActionError(f"{name}'s stack is empty; {action} must take a tile")
-
-
-def _check_variant(state: GameState, tile: str | None, how: str) -> None:
-    if tile == SPACE and state.setup.variant == "yucata":
-        raise IllegalActionError(f"variant yucata: a space tile cannot be {how}")
-
-
 def _take_from_stack(state: GameState, here: int, reveal: bool) -> None:
-    """One tile leaves the stack; ``reveal`` says only space tiles are left in it."""
+    """One tile leaves the stack (already this state's own); ``reveal`` says only space tiles
+    are left in it."""
     stack = state.stacks[here]
     stack.left -= 1
     if reveal:
@@ -956,15 +1211,16 @@ def _inventory(state: GameState, event: Inventory) -> None:
     who = state.setup.player_index(event.player)
     player = state.players[who]
     if len(event.tiles) != len(player.tiles):
-        raise InventoryError(
-            f"{event.player} holds {len(player.tiles)} tiles; this inventory lists "
-            f"{len(event.tiles)}")
+        raise InventoryError("{player} holds {held} tiles; this inventory lists {count}",
+                             player=event.player, held=len(player.tiles),
+                             count=len(event.tiles))
     listed = Counter(event.tiles)
     for kind, count in Counter(t for t in player.tiles if t is not None).items():
         if listed[kind] < count:
-            raise InventoryError(
-                f"the record says {event.player} has {count} × {kind} ({TILE_NAMES[kind]}); "
-                f"this inventory lists {listed[kind]}")
+            raise InventoryError("the record says {player} has {count} × {kind} ({name}); "
+                                 "this inventory lists {listed}", player=event.player,
+                                 count=count, kind=kind, name=TILE_NAMES[kind],
+                                 listed=listed[kind])
     if SPACE in listed and state.setup.variant == "yucata":
         raise InventoryError("variant yucata: no player can hold a space tile")
     player.tiles = list(event.tiles)
@@ -978,88 +1234,133 @@ def _check_tile_totals(state: GameState) -> None:
         by_category[TILE_CATEGORY[kind]] += count
     space_seen = by_category["space"] + state.revealed_space
     if space_seen > CATEGORY_TOTALS["space"]:
-        raise IllegalActionError(
-            f"the box has {CATEGORY_TOTALS['space']} space tiles; this would make "
-            f"{state.revealed_space} revealed and {by_category['space']} taken or reserved")
+        raise IllegalActionError("the box has {total} space tiles; this would make {revealed} "
+                                 "revealed and {taken} taken or reserved",
+                                 total=CATEGORY_TOTALS["space"],
+                                 revealed=state.revealed_space, taken=by_category["space"])
     for category, total in CATEGORY_TOTALS.items():
         if category != "space" and by_category[category] > total:
-            raise IllegalActionError(
-                f"the box has {total} {category} tiles; this record would name "
-                f"{by_category[category]}")
+            raise IllegalActionError("the box has {total} {category} tiles; this record would "
+                                     "name {count}", total=total, category=category,
+                                     count=by_category[category])
 
 
-_ACTIONS: dict[str, Any] = {"top_up": _top_up, "jump": _jump, "fly": _fly, "scan": _scan,
+_CHECKS: dict[str, Any] = {"top_up": _check_top_up, "jump": _check_jump, "fly": _check_fly,
+                           "scan": _check_scan, "develop": _check_develop,
+                           "discover": _check_discover}
+_CHANGES: dict[str, Any] = {"top_up": _top_up, "jump": _jump, "fly": _fly, "scan": _scan,
                             "develop": _develop, "discover": _discover}
 
 
 # ---------------------------------------------------------------------------------------------
-# Queries for the screen
+# The move generator: what may be played now
 # ---------------------------------------------------------------------------------------------
 
-def is_legal(state: GameState, event: Event) -> bool:
-    try:
-        apply(state, event)
-    except RulesError:
-        return False
-    return True
+def legal_events(state: GameState, kind: str | None = None,
+                 cards: Iterable[Card] | None = None, tile: str | None = None,
+                 reveal: bool | None = None) -> Iterator[Action]:
+    """Every action the player to move may take now, as complete events ``apply`` accepts.
 
+    - ``kind``: only actions of this type (the same as filtering the result, only quicker).
+    - ``cards``: the cards laid on the discard pile for this action, the newest last. A jump or
+      scan plays the newest, a develop the newest two, a top up discards them all; actions
+      that play no card are left out. Without cards, events name none (touch entry).
+    - ``tile``: the kind of the tile the action takes, when known. Actions that take a tile
+      carry it; actions that take none come as they are.
+    - ``reveal``: whether only space tiles lie face up at the ship's planet after the action,
+      when that was seen. True: the events that take a tile carry the reveal (on a stack
+      revealed before it is no news, and none does). False: the only-space scan, which turns
+      the stack up, is left out. None (not seen, as in touch entry): events carry no reveal.
 
-def legal_actions(state: GameState) -> dict[str, list[str]]:
-    """The actions the player to move may take now, each with its legal targets.
-
-    Jump and fly list planet names; scan, develop and discover list the ship's planet;
-    top up lists ``[""]`` (no target). An action missing from the result is not legal now.
-    Cards are assumed to fit (the engine cannot see the hand): see ``card_uses``.
+    Events come in a fixed order: top ups, jumps and flights in ring order, scans (the
+    only-space scan last), develop, discover.
     """
+    for event in _candidates(state, kind, cards, tile, reveal):
+        try:
+            if _names_tiles(event):
+                apply(state, event)  # a tile named may break the box's totals
+            else:
+                _check_action(state, event)
+        except RulesError:
+            continue
+        yield event
+
+
+def _candidates(state: GameState, kind: str | None, cards: Iterable[Card] | None,
+                tile: str | None, reveal: bool | None) -> Iterator[Action]:
+    """Events of the right shape for the filters; the checks decide which are legal."""
     if state.ended:
-        return {}
-    names = [p.name for p in state.setup.planets]
-    at = state.players[state.current].at
-    here = [] if at is None else [names[at]]
-    candidates: list[tuple[str, str, Action]] = [("top_up", "", TopUp())]
-    candidates += [("jump", n, Jump(n)) for n in names]
-    candidates += [("fly", n, Fly(n)) for n in names]
-    candidates += [("scan", n, Scan()) for n in here]
-    candidates += [("scan", n, Scan(only_space=True)) for n in here]
-    candidates += [("develop", n, Develop()) for n in here]
-    candidates += [("discover", n, Discover()) for n in here]
-    legal: dict[str, list[str]] = {}
-    for kind, target, action in candidates:
-        if is_legal(state, action) and target not in legal.get(kind, []):
-            legal.setdefault(kind, []).append(target)
-    return legal
+        return
+    me = state.players[state.current]
+    named = tuple(cards) if cards else None
+    last = named[-1] if named else None
+    pair = (named[-2], named[-1]) if named and len(named) >= 2 else None
+    open_here = me.at is not None and state.stacks[me.at].open
+    face_up = bool(reveal) and not (me.at is not None and state.stacks[me.at].revealed)
+    planets = [p.name for p in state.setup.planets]
+    if kind in (None, "top_up"):
+        if named is None:
+            yield from (TopUp(n) for n in range(me.hand + 1))
+        else:
+            yield TopUp(len(named), named)
+    if kind in (None, "jump"):
+        yield from (Jump(name, last) for name in planets)
+    if kind in (None, "fly") and named is None:
+        yield from (Fly(name) for name in planets)
+    if kind in (None, "scan"):
+        yield Scan(last, tile, face_up)
+        if tile is None and reveal is not False:
+            yield Scan(last, only_space=True)
+    if kind in (None, "develop") and (named is None or pair is not None):
+        yield Develop(pair, tile, face_up) if open_here else Develop(pair)
+    if kind in (None, "discover") and named is None:
+        yield Discover(tile, face_up)
 
 
-def card_uses(state: GameState, card: Card) -> list[tuple[str, str]]:
-    """What the player to move could do now with this card, as (action, planet) pairs.
-
-    A develop needs two cards: a card is listed for develop when it shows one of the
-    planet's landing numbers and develop is otherwise legal.
-    """
-    uses = [("jump", name) for name in legal_actions(state).get("jump", [])
-            if is_legal(state, Jump(name, card))]
-    at = state.players[state.current].at
-    if at is None:
-        return uses
-    planet = state.setup.planets[at]
-    if is_legal(state, Scan(card)):
-        uses.append(("scan", planet.name))
-    if is_legal(state, Develop()) and any(card.fits("O", n) for n in planet.landing):
-        uses.append(("develop", planet.name))
-    return uses
+def why_not(state: GameState, kind: str) -> RulesError | None:
+    """Why the player to move cannot take action ``kind`` now, in the rules' words; None when
+    some event of that kind is legal. The most common refusal among the candidates is the
+    telling one (a jump refused for want of a card everywhere, not for the ship's own planet)."""
+    if kind not in ACTION_TYPES:
+        raise ValueError(f"{kind!r} is not an action")
+    refusals: list[RulesError] = []
+    for event in _candidates(state, kind, None, None, None):
+        try:
+            apply(state, event)
+        except RulesError as error:
+            refusals.append(error)
+        else:
+            return None
+    if state.ended or not refusals:
+        return GameOverError("the game has ended; undo the end to play on")
+    counts = Counter(r.template for r in refusals)
+    telling = counts.most_common(1)[0][0]
+    return next(r for r in refusals if r.template == telling)
 
 
 # ---------------------------------------------------------------------------------------------
 # The fold: a game is its history
 # ---------------------------------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class LogEntry:
+    """One journal event after the set-up, and the event it changed the game by."""
+
+    event: Event
+    affected: Event
+    """The event itself; for an undo, the event it cancelled; for a redo, the one played
+    again."""
+
+
 class Game:
-    """A game as the fold of its events; undo steps back through the history."""
+    """A game as the fold of its events; undo steps back through the history, redo forward."""
 
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
         self._states = [GameState.new(setup)]
         self._in_effect: list[Event] = []
+        self._undone: list[Event] = []
+        self._log: list[LogEntry] = []
 
     @property
     def state(self) -> GameState:
@@ -1070,29 +1371,52 @@ class Game:
         """The events not cancelled by an undo, oldest first."""
         return tuple(self._in_effect)
 
+    @property
+    def undone(self) -> tuple[Event, ...]:
+        """The events a redo can play again, the next one last."""
+        return tuple(self._undone)
+
+    @property
+    def log(self) -> tuple[LogEntry, ...]:
+        """Every event after the set-up as written, undos and redos included, oldest first."""
+        return tuple(self._log)
+
     def play(self, event: Event) -> GameState:
-        """Apply one journal event (undo included); the game is unchanged on error."""
+        """Apply one journal event (undo and redo included); the game is unchanged on error."""
         if isinstance(event, Undo):
             if not self._in_effect:
                 raise NothingToUndoError("there is nothing to undo")
             self._states.pop()
-            self._in_effect.pop()
+            affected = self._in_effect.pop()
+            self._undone.append(affected)
+        elif isinstance(event, Redo):
+            if not self._undone:
+                raise NothingToRedoError("there is nothing to redo")
+            affected = self._undone[-1]
+            self._states.append(apply(self.state, affected))
+            self._in_effect.append(self._undone.pop())
         elif isinstance(event, Setup):
             raise MalformedEventError("a set-up can only be the first line of a journal")
         else:
             self._states.append(apply(self.state, event))
             self._in_effect.append(event)
+            self._undone.clear()
+            affected = event
+        self._log.append(LogEntry(event, affected))
         return self.state
 
-    def checkpoint(self) -> tuple[list[GameState], list[Event]]:
+    def checkpoint(self) -> tuple[list[GameState], list[Event], list[Event], list[LogEntry]]:
         """A mark to ``restore`` to, for a caller that may fail to store what it plays next.
 
-        States are never changed in place, so copying the two lists is enough.
+        States are never changed in place, so copying the lists is enough.
         """
-        return (list(self._states), list(self._in_effect))
+        return (list(self._states), list(self._in_effect), list(self._undone), list(self._log))
 
-    def restore(self, mark: tuple[list[GameState], list[Event]]) -> None:
-        self._states, self._in_effect = list(mark[0]), list(mark[1])
+    def restore(self, mark: tuple[list[GameState], list[Event], list[Event],
+                                  list[LogEntry]]) -> None:
+        states, in_effect, undone, log = mark
+        self._states, self._in_effect = list(states), list(in_effect)
+        self._undone, self._log = list(undone), list(log)
 
     @classmethod
     def replay(cls, setup: Setup, events: Iterable[Event]) -> Game:

@@ -1,23 +1,24 @@
 """Random legal games: the fixture factory for tests, benchmarks and the demo table.
 
 A ``Simulation`` holds the hidden world the companion never sees (the shuffled deck, the hands,
-the face-down stacks) and lets seeded random players act in it. Every action it produces is
-played through the rules engine, so a simulated record is legal by construction and checked.
+the face-down stacks) and lets seeded random players act in it. What a player may do comes from
+the engine's move generator, filtered by what only the simulation knows (the cards in the hand,
+the tiles in a stack); every action is played through the engine, so a simulated record is
+legal by construction and checked.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import Any, TypeVar
 from collections.abc import Callable, Sequence
 
 from companion.box import BoxProfile, load_box
-from companion.rules import (CHIPS_PER_PLAYER, HAND_SIZE, PLAYER_COLORS, RING_SIZE, SPACE,
-                             TILES_PER_STACK, Card, Develop, Discover, End, Event, Fly, Game,
-                             Inventory, Jump, PlayerSeat, Scan, Setup, TopUp, Undo,
-                             cards_fit_landing)
+from companion.rules import (HAND_SIZE, PLAYER_COLORS, RING_SIZE, SPACE, TILES_PER_STACK, Card,
+                             Develop, Discover, End, Event, Game, Inventory, Jump,
+                             PlayerSeat, Redo, Scan, Setup, TopUp, Undo, legal_events)
 
 T = TypeVar("T")
 PLAYER_NAMES = ("Ann", "Ben", "Cleo", "Dev", "Eve")
@@ -25,6 +26,8 @@ PLAYER_NAMES = ("Ann", "Ben", "Cleo", "Dev", "Eve")
 ACTION_WEIGHTS = {"develop": 8, "discover": 6, "scan": 4, "jump": 2, "fly": 2, "top_up": 1}
 #: Rounds after which the simulated players agree to end (the threshold can become unreachable).
 MAX_ROUNDS = 80
+#: Chance that players who just undid an action take it back again (a redo).
+REDO_RATE = 0.3
 
 
 @dataclass
@@ -92,6 +95,9 @@ class Simulation:
             reserved=[[] for _ in range(RING_SIZE)])
         self.events: list[Event] = []
         self._history: list[World] = []
+        """The world before each action still in effect."""
+        self._undone: list[World] = []
+        """The world after each action an undo cancelled, for a redo."""
 
     # -- driving the game ----------------------------------------------------------------------
 
@@ -108,8 +114,13 @@ class Simulation:
         return SimulatedGame(self.setup, tuple(self.events), self.game)
 
     def step(self) -> Event:
-        """One random legal action, sometimes followed by an undo of it."""
+        """One random legal action; sometimes an undo of the last one, or a redo of an undo."""
+        if self._undone and self.rng.random() < REDO_RATE:
+            self._history.append(self.world)
+            self.world = self._undone.pop()
+            return self._record(Redo())
         if self._history and self.rng.random() < self.undo_rate:
+            self._undone.append(self.world)
             self.world = self._history.pop()
             return self._record(Undo())
         options = self._options()
@@ -118,6 +129,7 @@ class Simulation:
         before = self.world.copy()
         action = self.rng.choice(options[kind])()
         self._history.append(before)
+        self._undone.clear()
         return action
 
     def _record(self, event: Event) -> Event:
@@ -135,30 +147,27 @@ class Simulation:
         me = state.current
         hand = world.hands[me]
         at = state.players[me].at
-        chip_free = state.chips_in_play(me) < CHIPS_PER_PLAYER
-        options: dict[str, list[Callable[[], Event]]] = {"top_up": [self._top_up]}
-        if chip_free:
-            options["jump"] = [
-                partial(self._jump, card, target)
-                for card in hand for target, planet in enumerate(self.setup.planets)
-                if target != at and card.fits("B", planet.jump)]
-        if at is None:
-            return {k: v for k, v in options.items() if v}
-        options["fly"] = [partial(self._fly, t) for t in self.setup.neighbours(at)]
-        planet, stack = self.setup.planets[at], state.stacks[at]
-        if stack.developer is None:
-            scan_cards = [c for c in hand if c.fits("G", planet.scan)]
-            untouched = stack.left == TILES_PER_STACK and not stack.revealed
-            if scan_cards and untouched and all(t == SPACE for t in world.stacks[at]):
-                options["scan"] = [lambda: self._scan(scan_cards[0], only_space=True)]
-            elif scan_cards and chip_free and stack.left and not stack.revealed:
-                options["scan"] = [lambda: self._scan(scan_cards[0])]
-            mine = any(r.player == me for r in stack.reservations)
-            pairs = [(a, b) for i, a in enumerate(hand) for b in hand[i + 1:]
-                     if cards_fit_landing(a, b, planet.landing)]
-            if mine and pairs and chip_free:
-                options["develop"] = [lambda: self._develop(*pairs[0])]
-        elif stack.left and not stack.revealed:
+        options: dict[str, list[Callable[[], Event]]] = {}
+        if any(legal_events(state, "top_up")):
+            options["top_up"] = [self._top_up]
+        if any(legal_events(state, "jump")):  # the cards decide where to: only then ask by card
+            options["jump"] = [partial(self._jump, event) for card in hand
+                               for event in legal_events(state, "jump", cards=(card,))
+                               if isinstance(event, Jump)]
+        options["fly"] = [partial(self._record, event) for event in legal_events(state, "fly")]
+        if at is not None and any(legal_events(state, "scan")):
+            stack = world.stacks[at]
+            only_space = (len(stack) == TILES_PER_STACK and all(t == SPACE for t in stack))
+            scans = [event for card in hand for event in legal_events(state, "scan", cards=(card,))
+                     if isinstance(event, Scan) and event.only_space == only_space]
+            # (the hidden stack decides which scan it is)
+            options["scan"] = [partial(self._scan, scans[0])] if scans else []
+        if at is not None and any(legal_events(state, "develop")):
+            develops = [event for i, first in enumerate(hand) for second in hand[i + 1:]
+                        for event in legal_events(state, "develop", cards=(first, second))
+                        if isinstance(event, Develop)]
+            options["develop"] = [partial(self._develop, develops[0])] if develops else []
+        if any(legal_events(state, "discover")):
             options["discover"] = [self._discover]
         return {k: v for k, v in options.items() if v}
 
@@ -188,15 +197,13 @@ class Simulation:
                 self._settle_piles()
             hand.append(self.world.draw.pop())
         self._settle_piles()
-        codes = self._hide(tuple(thrown))
+        codes = self._hide(tuple(thrown)) if thrown else None
         return self._record(TopUp(len(thrown), codes))
 
-    def _jump(self, card: Card, target: int) -> Event:
-        self._play_card(card)
-        return self._record(Jump(self.setup.planets[target].name, self._hide(card)))
-
-    def _fly(self, target: int) -> Event:
-        return self._record(Fly(self.setup.planets[target].name))
+    def _jump(self, event: Jump) -> Event:
+        assert event.card is not None
+        self._play_card(event.card)
+        return self._record(replace(event, card=self._hide(event.card)))
 
     def _take(self, at: int) -> tuple[str, bool]:
         """A tile of the player's choice: a point tile, rarely a space tile by mistake."""
@@ -208,29 +215,30 @@ class Simulation:
         reveal = bool(stack) and all(t == SPACE for t in stack)
         return kind, reveal
 
-    def _scan(self, card: Card, only_space: bool = False) -> Event:
+    def _scan(self, event: Scan) -> Event:
         state = self.game.state
         me, at = state.current, state.players[state.current].at
-        assert at is not None
-        self._play_card(card)
-        if only_space:
-            return self._record(Scan(self._hide(card), only_space=True))
+        assert at is not None and event.card is not None
+        self._play_card(event.card)
+        card = self._hide(event.card)
+        if event.only_space:
+            return self._record(replace(event, card=card))
         kind, reveal = self._take(at)
         self.world.reserved[at].append((me, kind))
-        return self._record(Scan(self._hide(card), self._hide(kind), reveal))
+        return self._record(Scan(card, self._hide(kind), reveal))
 
-    def _develop(self, first: Card, second: Card) -> Event:
+    def _develop(self, event: Develop) -> Event:
         state = self.game.state
         me, at = state.current, state.players[state.current].at
-        assert at is not None
-        revealed = state.stacks[at].revealed or state.stacks[at].left == 0
-        self._play_card(first)
-        self._play_card(second)
+        assert at is not None and event.cards is not None
+        taking = state.stacks[at].open
+        for card in event.cards:
+            self._play_card(card)
         for player, kind in self.world.reserved[at]:
             self.world.tiles[player].append(kind)
         self.world.reserved[at] = []
-        cards = self._hide((first, second))
-        if revealed:
+        cards = self._hide(event.cards)
+        if not taking:
             return self._record(Develop(cards))
         kind, reveal = self._take(at)
         self.world.tiles[me].append(kind)

@@ -16,11 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from companion.observations import CardSeen, Observation, TileSeen
-from companion.rules import (SPACE, Card, Develop, Discover, Event, GameState, Inventory, Jump,
-                             MalformedEventError, Scan, is_legal, legal_actions)
+from companion.rules import (SPACE, Card, Event, Fly, GameState, Inventory, Jump,
+                             MalformedEventError, TopUp, is_legal, legal_events, takes_tile)
 
 DISCARD_ZONE = "discard"
 TRAY_ZONE = "scan-tray"
+KEPT_CARDS = 2
+"""Cards laid for one action that matter: a develop plays the newest two."""
 
 
 @dataclass(frozen=True)
@@ -46,17 +48,20 @@ class TrackerView:
 
 @dataclass
 class Tracker:
-    """Remembers what it has already proposed from, so a card lying on the pile is one
-    proposal, not one per frame."""
+    """Turns what the camera sees into (cards, tile, reveal) and asks the engine what they
+    allow. It remembers the pile: the cards laid since the last action that played cards, so a
+    card lying on the pile is one proposal, not one per frame, and two landing cards laid one
+    after the other propose a develop."""
 
-    _handled_card: str | None = None
-    _first_landing: Card | None = None
+    _laid: list[Card] = field(default_factory=list)
+    """Cards seen laid on the pile and not yet played by an action, newest last."""
+    _top: str | None = None
+    """The code last seen on top of the pile."""
+    _accounted: str | None = None
+    """The pile's top card when an action last played cards: it is not news any more."""
+    _played: int | None = None
+    """The record's count of cards played when the tracker last looked."""
     _tile_kinds: dict[int, str] = field(default_factory=dict)
-
-    def card_used(self, code: str | None) -> None:
-        """The card on top of the pile is accounted for (its action was confirmed)."""
-        self._handled_card = code
-        self._first_landing = None
 
     def update(self, state: GameState, seen: Observation, entering: str | None = None,
                inventory_for: str | None = None) -> TrackerView:
@@ -64,56 +69,61 @@ class Tracker:
         has started by touch, if any; ``inventory_for`` the player whose tiles are being read."""
         flags = self._sticker_flags(seen.tiles)
         tray = [t for t in seen.tiles if t.zone == TRAY_ZONE]
+        self._follow_pile(state, seen, flags)
         if inventory_for is not None:
             return TrackerView(*self._inventory(state, inventory_for, tray, flags))
         if state.ended:
             return TrackerView((), tuple(flags))
-        proposals: list[Proposal] = []
-        top = _top_card(seen.cards)
-        card = None
-        if top is not None and top.code != self._handled_card:
-            try:
-                card = Card.parse(top.code)
-            except MalformedEventError:
-                flags.append(f"the camera read an impossible card code {top.code!r}")
         tile = tray[0] if len(tray) == 1 else None
         if len(tray) > 1:
             flags.append(f"{len(tray)} tiles in the scan tray: show one tile at a time")
         reveal = self._reveal_seen(state, seen)
-        if card is not None:
-            proposals += self._card_proposals(state, card, tile, reveal)
+        proposals: list[Proposal] = []
+        if self._laid:
+            proposals += self._card_proposals(state, tile, reveal, entering)
             if entering is not None and not any(p.event.type == entering for p in proposals):
-                flags.append(f"{_words(card)} does not fit a {entering.replace('_', ' ')} now")
+                flags.append(f"{_words(self._laid[-1])} does not fit a "
+                             f"{entering.replace('_', ' ')} now")
         elif tile is not None:
             proposals += self._tile_proposals(state, tile, reveal, entering)
-            if not proposals and not any(k in legal_actions(state)
-                                         for k in ("scan", "develop", "discover")):
+            if not proposals and not any(takes_tile(state, e) for e in legal_events(state)):
                 flags.append(f"tile {tile.tile_id:02d} ({tile.kind}) is in the scan tray, but "
                              f"no action of {state.current_name}'s can take a tile now")
         return TrackerView(tuple(proposals), tuple(flags))
 
     # -- cards ---------------------------------------------------------------------------------
 
-    def _card_proposals(self, state: GameState, card: Card, tile: TileSeen | None,
-                        reveal: bool) -> list[Proposal]:
-        source = f"{_words(card)} on the discard pile"
+    def _follow_pile(self, state: GameState, seen: Observation, flags: list[str]) -> None:
+        """A card newly on top of the pile is laid for the action being taken; once the
+        record says cards were played, the pile as it lies is accounted for."""
+        top = _top_card(seen.cards)
+        if self._played is not None and state.cards_played > self._played:
+            self._accounted = top.code if top is not None else self._top
+            self._laid.clear()
+        self._played = state.cards_played
+        if top is None:
+            return
+        self._top = top.code
+        if top.code == self._accounted or (self._laid and self._laid[-1].code == top.code):
+            return
+        try:
+            card = Card.parse(top.code)
+        except MalformedEventError:
+            flags.append(f"the camera read an impossible card code {top.code!r}")
+            return
+        self._laid = [*self._laid, card][-KEPT_CARDS:]
+
+    def _card_proposals(self, state: GameState, tile: TileSeen | None, reveal: bool,
+                        entering: str | None) -> list[Proposal]:
         kind = tile.kind if tile else None
-        found: list[Proposal] = []
-        for planet in legal_actions(state).get("jump", []):
-            event = Jump(planet, card)
-            if is_legal(state, event):
-                found.append(Proposal(event, f"jump to {planet}", source))
-        scan = Scan(card, kind, reveal)
-        if is_legal(state, scan):
-            found.append(Proposal(scan, "scan" + (f", reserving {kind}" if kind else ""), source))
-        first = self._first_landing
-        if first is not None and first != card:
-            develop = Develop((first, card), kind, reveal and kind is not None)
-            if is_legal(state, develop):
-                found.append(Proposal(develop, "develop" + (f", taking {kind}" if kind else ""),
-                                      f"{_words(first)} and {_words(card)} on the discard pile"))
-        elif is_legal(state, Develop()) and _lands_here(state, card):
-            self._first_landing = card  # wait for the second landing card
+        laid = self._laid
+        found = []
+        for event in legal_events(state, cards=laid, tile=kind, reveal=reveal):
+            if event.type == "top_up" and entering != "top_up":
+                continue  # any card laid could be a discard: only when a top up is entered
+            played = {"develop": laid[-2:], "top_up": laid}.get(event.type, laid[-1:])
+            source = " and ".join(_words(c) for c in played) + " on the discard pile"
+            found.append(Proposal(event, _describe(event), source))
         return found
 
     # -- tiles ---------------------------------------------------------------------------------
@@ -124,13 +134,9 @@ class Tracker:
         entered by touch, with the tile's kind filled in."""
         source = f"tile {tile.tile_id:02d} ({tile.kind}) in the scan tray"
         wanted = entering or "discover"  # only a discover takes a tile without a card
-        events: dict[str, Event] = {"discover": Discover(tile.kind, reveal),
-                                    "scan": Scan(None, tile.kind, reveal),
-                                    "develop": Develop(None, tile.kind, reveal)}
-        event = events.get(wanted)
-        if event is None or not is_legal(state, event):
-            return []
-        return [Proposal(event, f"{wanted}, taking {tile.kind}", source)]
+        return [Proposal(event, _describe(event), source)
+                for event in legal_events(state, kind=wanted, tile=tile.kind, reveal=reveal)
+                if takes_tile(state, event)]
 
     def _reveal_seen(self, state: GameState, seen: Observation) -> bool:
         """Face-up space tiles lying at the ship's planet: the take that is being proposed
@@ -173,21 +179,22 @@ class Tracker:
                          f"{len(tray)} tiles in the scan tray"),), tuple(flags)
 
 
-def pile_top(seen: Observation) -> str | None:
-    """The code of the card on top of the discard pile, if one is seen."""
-    top = _top_card(seen.cards)
-    return None if top is None else top.code
-
-
 def _top_card(cards: tuple[CardSeen, ...]) -> CardSeen | None:
     on_pile = [c for c in cards if c.zone == DISCARD_ZONE]
     return max(on_pile, key=lambda c: c.confidence) if on_pile else None
 
 
-def _lands_here(state: GameState, card: Card) -> bool:
-    at = state.players[state.current].at
-    return at is not None and any(card.fits("O", n) for n in state.setup.planets[at].landing)
-
-
 def _words(card: Card) -> str:
     return " / ".join(c.words() for c in card.coordinates)
+
+
+def _describe(event: Event) -> str:
+    """What a proposed action does, in a few words: "jump to Caldera", "scan, reserving MED"."""
+    tile = getattr(event, "tile", None)
+    if isinstance(event, Jump | Fly):
+        return f"{event.type} to {event.to}"
+    if isinstance(event, TopUp):
+        return f"top up, discarding {event.discard}"
+    if tile is None:
+        return event.type
+    return f"{event.type}, {'reserving' if event.type == 'scan' else 'taking'} {tile}"

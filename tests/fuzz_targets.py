@@ -6,18 +6,22 @@ its caller handles; anything else is a crash.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import re
 import tempfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from companion.box import BoxProfileError, parse_box
-from companion.journal import JournalError, read_journal
+from companion.box import BoxProfileError, load_box, parse_box
+from companion.cli import main as companion
+from companion.journal import Journal, JournalError, read_journal
 from companion.observations import parse_sticker
 from companion.rules import RulesError, parse_event
-from vision.config import Calibration, CalibrationError
+from vision.config import Calibration, CalibrationError, load_calibration
 from vision.pipeline import Pipeline
 
 _PIPELINE = Pipeline()
@@ -64,6 +68,66 @@ def calibration(data: Any) -> None:
         pass
 
 
+def score_command(raw: bytes, ascii_terminal: bool = True) -> None:
+    """`companion score FILE --json`, as a user runs it, on a terminal that may not be UTF-8:
+    exit 0, or exit 2 with `line N: reason`; never a traceback."""
+    path = _FOLDER / "record.jsonl"
+    path.write_bytes(raw)
+    encoding = "ascii" if ascii_terminal else "utf-8"
+    out, err = io.BytesIO(), io.BytesIO()
+    stdout = io.TextIOWrapper(out, encoding=encoding)
+    stderr = io.TextIOWrapper(err, encoding=encoding, errors="backslashreplace")
+    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+        status = companion(["score", str(path), "--json"])
+    stdout.flush()
+    stderr.flush()
+    message = err.getvalue().decode(encoding)
+    assert status in (0, 2), status
+    if status == 2:
+        assert re.match(r"line \d+: ", message), message
+    else:
+        json.loads(out.getvalue().decode(encoding))
+
+
+def journal_open(raw: bytes) -> None:
+    """Opening a record to play on refuses a bad line, and otherwise keeps every byte: in the
+    record, or (a line cut short) in the file beside it."""
+    path = _FOLDER / "open.jsonl"
+    cut = _FOLDER / "open.jsonl.cut"
+    path.write_bytes(raw)
+    cut.unlink(missing_ok=True)
+    try:
+        journal = Journal.open(path)
+    except JournalError:
+        assert path.read_bytes() == raw  # a refused record is left exactly as it was
+        return
+    journal.close()
+    kept = path.read_bytes()
+    if journal.dropped is not None:
+        assert cut.read_bytes() == raw[journal.dropped.offset:] + b"\n"
+        raw = raw[:journal.dropped.offset]
+    assert kept.rstrip(b"\n") == raw[:len(kept.rstrip(b"\n"))]
+    assert not raw[len(kept.rstrip(b"\n")):].strip(), "only blank lines may go"
+
+
+def box_file(raw: bytes) -> None:
+    path = _FOLDER / "box.json"
+    path.write_bytes(raw)
+    try:
+        load_box(path)
+    except BoxProfileError:
+        pass
+
+
+def calibration_file(raw: bytes) -> None:
+    path = _FOLDER / "calibration.json"
+    path.write_bytes(raw)
+    try:
+        load_calibration(path)
+    except CalibrationError:
+        pass
+
+
 def image(array: np.ndarray) -> None:
     _PIPELINE.read_still(array)
     _PIPELINE.process(array)
@@ -71,4 +135,5 @@ def image(array: np.ndarray) -> None:
 
 TARGETS = {"sticker": sticker, "event": event, "journal": journal,
            "journal_lines": journal_lines, "box": box, "calibration": calibration,
-           "image": image}
+           "image": image, "score_command": score_command, "journal_open": journal_open,
+           "box_file": box_file, "calibration_file": calibration_file}

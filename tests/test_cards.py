@@ -7,7 +7,7 @@ import json
 import pytest
 
 from companion.rules import (Card, Coordinate, MalformedEventError, cards_fit_landing,
-                             event_to_json, parse_event)
+                             parse_event)
 
 
 @pytest.mark.parametrize("code", ["B3/G2", "G1/O4", "O1/O2", "O2/O1", "B?/G?", "B1/B2",
@@ -64,8 +64,8 @@ EVENTS = [
 @pytest.mark.parametrize("data", EVENTS, ids=[e["type"] for e in EVENTS])
 def test_every_event_type_round_trips_through_its_journal_form(data):
     event = parse_event(data)
-    assert event_to_json(event) == data
-    assert parse_event(json.loads(json.dumps(event_to_json(event)))) == event
+    assert event.to_json() == data
+    assert parse_event(json.loads(json.dumps(event.to_json()))) == event
 
 
 @pytest.mark.parametrize("data, message", [

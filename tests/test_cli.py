@@ -88,6 +88,86 @@ def test_score_drops_a_cut_short_last_line_with_a_warning(tmp_path, journal):
     json.loads(result.stdout)
 
 
+def test_score_of_a_complete_malformed_last_line_is_an_error_and_nothing_is_dropped(
+        tmp_path, journal):
+    lines = journal.read_text().splitlines()
+    lines[-1] = lines[-1][:-1] + ",}"  # a trailing comma in the final tiles line
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(lines) + "\n")
+    before = bad.read_bytes()
+    result = companion("score", bad, "--json")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"line {len(lines)}: not a JSON object")
+    assert "cut short" not in result.stderr and bad.read_bytes() == before
+
+
+def companion_ascii(*args):
+    """The command on a terminal that is not UTF-8."""
+    import os
+    environment = dict(os.environ, PYTHONIOENCODING="ascii")
+    return subprocess.run([sys.executable, "-m", "companion.cli", *map(str, args)],
+                          capture_output=True, env=environment)
+
+
+def setup_line(**change) -> dict:
+    from tests.conftest import setup_json
+    data = setup_json(2)
+    data.update(change)
+    return data
+
+
+HUGE = "9" * 5000
+DEEP = "[" * 2000 + "]" * 2000
+
+
+@pytest.mark.parametrize("text, reason", [
+    (json.dumps(setup_line())[:-1] + f', "ignored": {HUGE}}}', "a number with too many digits"),
+    (json.dumps(setup_line())[:-1] + f', "ignored": {DEEP}}}', "nested too deeply"),
+    (json.dumps(setup_line(players=[{"name": "\ud800x", "color": "red"},
+                                    {"name": "Ben", "color": "blue"}])), "unpaired surrogate"),
+    (json.dumps(setup_line(v=True)), "version True is not supported"),
+    (json.dumps(setup_line(v=1.0)), "version 1.0 is not supported"),
+    (json.dumps(setup_line(variant=False)), "the variant must be text"),
+    (json.dumps(setup_line(variant="")), "variant '' is not one of"),
+    (json.dumps(setup_line(variant=0)), "the variant must be text"),
+    (json.dumps(setup_line(variant=[])), "the variant must be text"),
+    (json.dumps(setup_line())[:-1] + ', "bad": NaN}', "NaN is not a JSON number"),
+])
+def test_score_of_adversarial_records_exits_2_naming_line_1(tmp_path, text, reason):
+    path = tmp_path / "odd.jsonl"
+    path.write_text(text + "\n", encoding="utf-8")
+    result = companion_ascii("score", path, "--json")
+    assert result.returncode == 2, result.stderr
+    message = result.stderr.decode("ascii")
+    assert message.startswith("line 1: ") and reason in message, message
+    assert "Traceback" not in message
+
+
+def test_a_coordinate_given_as_a_float_is_refused(tmp_path):
+    data = setup_line()
+    data["planets"][2]["scan"] = 1.0
+    path = tmp_path / "odd.jsonl"
+    path.write_text(json.dumps(data) + "\n")
+    result = companion("score", path)
+    assert result.returncode == 2 and "line 1: Hazard's scan coordinate must be a number" in \
+        result.stderr
+
+
+def test_score_prints_any_name_on_a_terminal_that_is_not_utf8(tmp_path):
+    from companion.journal import write_journal
+    from companion.rules import Jump, PlayerSeat, Setup
+    from tests.conftest import new_game
+    ring = new_game(2).setup.planets
+    setup = Setup((PlayerSeat("Zoë", "red"), PlayerSeat("Ben", "blue")), ring, "Zoë")
+    path = tmp_path / "zoe.jsonl"
+    write_journal(path, setup, [Jump("Caldera")])
+    table = companion_ascii("score", path)
+    assert table.returncode == 0 and b"Zo\\xeb" in table.stdout
+    as_json = companion_ascii("score", path, "--json")
+    assert as_json.returncode == 0
+    assert json.loads(as_json.stdout.decode("ascii"))["players"][0]["name"] == "Zoë"
+
+
 def test_score_of_a_missing_file_exits_2_naming_it(tmp_path):
     result = companion("score", tmp_path / "nope.jsonl")
     assert result.returncode == 2 and "nope.jsonl" in result.stderr

@@ -10,7 +10,7 @@ import pytest
 
 from companion.journal import (Journal, JournalError, JournalWriteError, encode, read_journal,
                                write_journal)
-from companion.rules import Fly, IllegalActionError, Jump, Scan, TopUp, parse_event
+from companion.rules import Fly, IllegalActionError, Jump, Redo, Scan, TopUp, Undo, parse_event
 from companion.simulate import simulate
 from tests.conftest import setup_json
 
@@ -74,9 +74,38 @@ def test_a_truncated_last_line_is_dropped_reported_and_cut_off(tmp_path):
     assert "incomplete last line dropped" in str(contents.dropped)
     assert len(contents.events) == 1
     with Journal.open(path) as journal:
+        assert "kept in g.jsonl.cut" in str(journal.dropped)
         journal.append(Scan())
     assert [json.loads(line)["type"] for line in path.read_text().splitlines()] == [
         "setup", "jump", "scan"]
+    assert (tmp_path / "g.jsonl.cut").read_text() == '{"type": "scan", "ti\n'  # nothing lost
+
+
+def test_a_complete_malformed_last_line_is_an_error_and_the_file_is_left_alone(tmp_path):
+    path = tmp_path / "g.jsonl"
+    write_lines(path, SETUP, '{"type": "jump", "to": "Freezer",}')
+    before = path.read_bytes()
+    with pytest.raises(JournalError, match="^line 2: not a JSON object"):
+        read_journal(path)
+    with pytest.raises(JournalError, match="^line 2: not a JSON object"):
+        Journal.open(path)
+    assert path.read_bytes() == before and not (tmp_path / "g.jsonl.cut").exists()
+
+
+def test_redo_is_kept_in_the_record_and_survives_a_reopen(tmp_path):
+    path = tmp_path / "g.jsonl"
+    with Journal.create(path, parse_event(setup_json(2))) as journal:
+        journal.append(Jump("Freezer"))
+        journal.append(Fly("Green Heggar"))
+        journal.append(Undo())
+        journal.append(Undo())
+        journal.append(Redo())
+    with Journal.open(path) as journal:
+        assert journal.game.undone == (Fly("Green Heggar"),)
+        state = journal.append(Redo())
+    assert state.players[0].at == 1
+    assert [json.loads(line)["type"] for line in path.read_text().splitlines()][-3:] == [
+        "undo", "redo", "redo"]
 
 
 def test_a_complete_last_line_missing_only_its_newline_is_kept(tmp_path):

@@ -1,7 +1,9 @@
 """Random legal play over many seeds, with invariants checked after every event.
 
 The simulation keeps the hidden world (deck, hands, face-down stacks); the engine only counts.
-After every event the two must agree, and the engine's own invariants must hold.
+After every event the two must agree, and the engine's own invariants must hold. Before every
+event, the move generator is held to the engine: every event it offers is accepted by ``apply``,
+and the action the simulated player takes is among those it offers.
 """
 
 from __future__ import annotations
@@ -12,8 +14,9 @@ import random
 import pytest
 
 from companion.journal import encode
-from companion.rules import (CHIPS_PER_PLAYER, DECK_SIZE, HAND_SIZE, SPACE, TOTAL_TILES, Game,
-                             GameState, Scan, Undo, parse_event)
+from companion.rules import (ACTION_TYPES, CHIPS_PER_PLAYER, DECK_SIZE, HAND_SIZE, SPACE,
+                             TOTAL_TILES, Develop, Event, Game, GameState, Redo, Scan, TopUp, Undo,
+                             apply, legal_events, parse_event)
 from companion.simulate import Simulation
 
 SEEDS = 1000
@@ -65,30 +68,61 @@ def staged_tiles(rng: random.Random) -> list[str] | None:
     return points[:start] + [SPACE] * 8 + points[start:]
 
 
+def cards_of(event: Event) -> tuple | None:
+    """The cards an action names, as the camera would have seen them laid."""
+    if isinstance(event, Develop | TopUp):
+        return event.cards
+    card = getattr(event, "card", None)
+    return None if card is None else (card,)
+
+
+def check_generator(state: GameState, event: Event) -> int:
+    """Every offered event is accepted; the action taken was offered. Returns how many were
+    offered."""
+    offered = list(legal_events(state))
+    if event.type in ACTION_TYPES:
+        face_up = getattr(event, "reveal", False) or getattr(event, "only_space", False)
+        seen = list(legal_events(state, cards=cards_of(event), tile=getattr(event, "tile", None),
+                                 reveal=face_up))
+        assert event in seen, f"{event} was played but not offered"
+        offered += seen
+    for candidate in offered:
+        apply(state, candidate)  # raises if the generator offered something illegal
+    return len(offered)
+
+
 @pytest.mark.parametrize("block", range(10))
 def test_random_legal_games_keep_every_invariant(block):
-    totals = {"events": 0, "undos": 0, "only_space": 0}
+    totals = {"events": 0, "undos": 0, "redos": 0, "only_space": 0, "offered": 0}
     for seed in range(block * SEEDS // 10, (block + 1) * SEEDS // 10):
         rng = random.Random(seed)
         sim = Simulation(seed, players=2 + seed % 4, variant=rng.choice(["table", "yucata"]),
                          hide_rate=rng.choice([0.0, 0.3]), undo_rate=0.05,
                          tile_order=staged_tiles(rng))
-        history = [sim.game.state]
+        history, undone = [sim.game.state], []
         while not sim.game.state.ended and sim.game.state.turn < 400:
+            before = sim.game.state
             event = sim.step()
             state = sim.game.state
+            totals["offered"] += check_generator(before, event)
             if isinstance(event, Undo):
-                history.pop()
+                undone.append(history.pop())
                 assert state == history[-1]  # undo restores the previous state
+            elif isinstance(event, Redo):
+                history.append(undone.pop())
+                assert state == history[-1]  # redo restores the state the undo left
             else:
                 history.append(state)
+                undone.clear()
             check_invariants(state)
             check_hidden_world_agrees(sim)
             assert parse_event(json.loads(encode(event))) == event  # JSON round trip
             totals["undos"] += isinstance(event, Undo)
+            totals["redos"] += isinstance(event, Redo)
             totals["only_space"] += isinstance(event, Scan) and event.only_space
         replayed = Game.replay(sim.setup, [parse_event(json.loads(encode(e)))
                                            for e in sim.events])
         assert replayed.state == sim.game.state  # replaying the journal equals the live state
         totals["events"] += len(sim.events)
     assert totals["events"] > 10_000 and totals["undos"] > 100 and totals["only_space"] > 0
+    assert totals["redos"] > 20 and totals["offered"] > 10 * totals["events"]

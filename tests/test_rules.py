@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from companion.rules import (END_THRESHOLD, Card, Develop, Discover, GameOverError, GameState,
-                             IllegalActionError, InventoryError, Jump, MalformedEventError,
-                             NothingToUndoError, NotYourTurnError, Reservation, Scan, Setup,
-                             TopUp, apply, card_uses, legal_actions, parse_event)
-from tests.conftest import new_game, play, setup_json
+from companion.rules import (END_THRESHOLD, Card, Develop, Discover, Fly, GameOverError,
+                             GameState, IllegalActionError, InventoryError, Jump,
+                             MalformedEventError, NothingToRedoError, NothingToUndoError,
+                             NotYourTurnError, Reservation, Scan, Setup, TopUp, apply,
+                             legal_events, parse_event, takes_tile, why_not)
+from tests.conftest import RING, new_game, play, setup_json
 
 SKIP = {"type": "top_up"}  # discard nothing, draw nothing: a legal do-nothing action
 
@@ -358,6 +359,32 @@ def test_only_space_reserves_no_tile_kind():
         play(game, {"type": "scan", "only_space": True, "tile": "MED"})
 
 
+def test_the_only_space_scanner_may_develop_the_planet_later_taking_no_tile():
+    game = new_game(5)  # eight space tiles revealed do not end a five-player game
+    at(game, "Freezer")
+    play(game, {"type": "scan", "only_space": True}, *[SKIP] * 8)
+    state = play(game, {"type": "develop", "cards": ["O1/O3", "G1/O3"]})
+    assert state.stacks[0].developer == 0 and state.players[0].stations == 1
+    assert state.players[0].tiles == [] and state.stacks[0].left == 8
+
+
+def test_after_an_only_space_scan_only_that_player_may_develop_there():
+    game = new_game(5)
+    at(game, "Freezer")
+    play(game, {"type": "scan", "only_space": True})
+    at(game, "Freezer")
+    with pytest.raises(IllegalActionError, match="Ben has not scanned Freezer"):
+        play(game, {"type": "develop"})
+
+
+def test_a_develop_after_an_only_space_scan_refuses_a_tile():
+    game = new_game(5)
+    at(game, "Freezer")
+    play(game, {"type": "scan", "only_space": True}, *[SKIP] * 8)
+    with pytest.raises(IllegalActionError, match="stack is revealed; developing it takes no"):
+        play(game, {"type": "develop", "tile": "MED"})
+
+
 # -- develop -----------------------------------------------------------------------------------
 
 def test_develop_needs_a_reservation_on_the_planet():
@@ -605,43 +632,230 @@ def test_a_refused_event_leaves_the_game_unchanged():
     assert game.state is before and game.events_in_effect == ()
 
 
-# -- queries for the screen --------------------------------------------------------------------
+# -- redo --------------------------------------------------------------------------------------
 
-def test_legal_actions_on_the_gate_are_top_up_and_jumps_anywhere():
-    legal = legal_actions(new_game(2).state)
-    assert set(legal) == {"top_up", "jump"} and len(legal["jump"]) == 8
+def test_redo_plays_the_undone_event_again_and_several_go_forward_again():
+    game = new_game(2)
+    states = [game.state]
+    for event in ({"type": "jump", "to": "Freezer"}, {"type": "scan", "tile": "MED"}):
+        states.append(play(game, event))
+    play(game, {"type": "undo"}, {"type": "undo"})
+    assert play(game, {"type": "redo"}) == states[1]
+    assert play(game, {"type": "redo"}) == states[2]
+    assert game.events_in_effect == (Jump("Freezer"), Scan(tile="MED"))
 
 
-def test_legal_actions_on_a_planet_offer_neighbours_scan_and_develop_only_when_allowed():
+def test_a_new_event_after_an_undo_clears_what_could_be_redone():
+    game = new_game(2)
+    play(game, {"type": "jump", "to": "Freezer"}, {"type": "undo"}, {"type": "jump",
+                                                                    "to": "Hazard"})
+    with pytest.raises(NothingToRedoError, match="nothing to redo"):
+        play(game, {"type": "redo"})
+
+
+def test_redo_with_nothing_undone_is_refused():
+    with pytest.raises(NothingToRedoError):
+        play(new_game(2), {"type": "redo"})
+
+
+def test_redo_brings_back_an_undone_end_and_inventory():
+    game = developed_freezer()
+    play(game, {"type": "end"}, {"type": "undo"})
+    assert not game.state.ended
+    assert play(game, {"type": "redo"}).ended
+
+
+def test_the_log_says_what_each_undo_and_redo_changed():
+    game = new_game(2)
+    play(game, {"type": "jump", "to": "Freezer"}, {"type": "undo"}, {"type": "redo"})
+    assert [(e.event.type, e.affected) for e in game.log] == [
+        ("jump", Jump("Freezer")), ("undo", Jump("Freezer")), ("redo", Jump("Freezer"))]
+
+
+# -- the move generator ------------------------------------------------------------------------
+
+def test_on_the_gate_the_generator_offers_top_ups_and_jumps_anywhere():
+    events = list(legal_events(new_game(2).state))
+    assert [e for e in events if isinstance(e, TopUp)] == [TopUp(n) for n in range(6)]
+    assert [e.to for e in events if isinstance(e, Jump)] == [p["name"] for p in RING]
+    assert {e.type for e in events} == {"top_up", "jump"}
+
+
+def test_on_a_planet_the_generator_offers_the_neighbours_and_a_scan():
     game = new_game(2)
     at(game, "Hazard")
-    legal = legal_actions(game.state)
-    assert legal["fly"] == ["Green Heggar", "Ruby Red"]
-    assert legal["scan"] == ["Hazard"] and "develop" not in legal and "discover" not in legal
-    assert "Hazard" not in legal["jump"]
+    events = list(legal_events(game.state))
+    assert [e.to for e in events if isinstance(e, Fly)] == ["Green Heggar", "Ruby Red"]
+    assert Scan() in events and Scan(only_space=True) in events
+    assert not any(isinstance(e, Develop | Discover) for e in events)
+    assert Jump("Hazard") not in events
     play(game, {"type": "scan"}, SKIP, SKIP)
-    assert legal_actions(game.state)["develop"] == ["Hazard"]
+    assert Develop() in legal_events(game.state)
 
 
-def test_legal_actions_are_empty_once_the_game_has_ended():
+def test_every_event_the_generator_yields_is_accepted_by_apply():
+    game = new_game(3)
+    at(game, "Freezer")
+    for event in legal_events(game.state):
+        apply(game.state, event)
+
+
+def test_narrowing_by_kind_is_the_same_as_filtering():
+    game = new_game(2)
+    at(game, "Caldera")
+    everything = list(legal_events(game.state))
+    for kind in ("top_up", "jump", "fly", "scan", "develop", "discover"):
+        assert list(legal_events(game.state, kind)) == [e for e in everything
+                                                        if e.type == kind]
+
+
+def test_a_seen_card_gives_the_events_that_play_it():
+    game = new_game(2)
+    card = Card.parse("B3/G2")
+    assert [e for e in legal_events(game.state, cards=[card]) if not isinstance(e, TopUp)] == [
+        Jump("Ruby Red", card), Jump("Caldera", card)]
+    at(game, "Caldera")
+    events = list(legal_events(game.state, cards=[card]))
+    assert Jump("Ruby Red", card) in events and Scan(card) in events
+    assert TopUp(1, (card,)) in events  # a discard, for a top up being entered
+
+
+def test_two_seen_landing_cards_give_the_develop_that_plays_both():
+    game = new_game(2)
+    at(game, "Caldera")
+    play(game, {"type": "scan"}, SKIP, SKIP)
+    pair = (Card.parse("G1/O4"), Card.parse("B2/O1"))
+    assert Develop(pair) in legal_events(game.state, cards=pair)
+    assert not any(isinstance(e, Develop) for e in legal_events(game.state, cards=pair[:1]))
+
+
+def test_a_seen_tile_and_reveal_go_into_the_events_that_take_a_tile():
+    game = new_game(2)
+    at(game, "Freezer")
+    events = list(legal_events(game.state, tile="MED", reveal=True))
+    assert Scan(None, "MED", True) in events
+    assert Scan(only_space=True) not in events  # it takes no tile
+    assert Fly("Green Heggar") in events  # actions that take no tile come as they are
+
+
+def test_seeing_no_reveal_leaves_out_the_only_space_scan():
+    game = new_game(2)
+    at(game, "Freezer")
+    card = Card.parse("G2/O1")
+    assert Scan(card, only_space=True) in legal_events(game.state, cards=[card])
+    assert Scan(card, only_space=True) not in legal_events(game.state, cards=[card],
+                                                           reveal=False)
+
+
+def test_a_reveal_seen_on_a_stack_revealed_before_is_not_news():
+    game = new_game(5)
+    at(game, "Freezer")
+    play(game, {"type": "scan", "only_space": True}, *[SKIP] * 8)
+    assert Develop() in legal_events(game.state, reveal=True)
+
+
+def test_a_tile_kind_the_variant_forbids_gives_no_event():
+    game = new_game(2, variant="yucata")
+    at(game, "Freezer")
+    assert not any(isinstance(e, Scan) for e in legal_events(game.state, tile="SPC"))
+
+
+def test_once_the_game_has_ended_nothing_is_offered():
     game = new_game(2)
     play(game, {"type": "end"})
-    assert legal_actions(game.state) == {}
-
-
-def test_card_uses_list_the_planets_a_card_can_jump_to_and_what_it_does_here():
-    game = new_game(2)
-    assert card_uses(game.state, Card.parse("B3/G2")) == [("jump", "Ruby Red"),
-                                                          ("jump", "Caldera")]
-    at(game, "Caldera")
-    assert card_uses(game.state, Card.parse("B3/G2")) == [("jump", "Ruby Red"),
-                                                          ("scan", "Caldera")]
-    play(game, {"type": "scan"}, SKIP, SKIP)
-    uses = card_uses(game.state, Card.parse("G1/O4"))
-    assert uses == [("develop", "Caldera")]
+    assert list(legal_events(game.state)) == []
 
 
 def test_discover_is_offered_on_a_developed_planet():
     game = developed_freezer()
-    assert legal_actions(game.state)["discover"] == ["Freezer"]
+    assert Discover() in legal_events(game.state)
     assert isinstance(parse_event({"type": "discover"}), Discover)
+
+
+def test_whether_an_action_takes_a_tile():
+    game = developed_freezer()
+    assert takes_tile(game.state, Discover()) and not takes_tile(game.state, Fly("Vega"))
+    assert not takes_tile(game.state, Scan(only_space=True))
+
+
+# -- why not -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kind, message", [
+    ("fly", "the first move must be a jump"),
+    ("scan", "scanning happens on the planet where the ship is"),
+    ("develop", "developing happens on the planet where the ship is"),
+    ("discover", "discovering happens on the planet where the ship is"),
+])
+def test_why_not_on_the_gate_names_the_rule(kind, message):
+    assert message in str(why_not(new_game(2).state, kind))
+
+
+def test_why_not_develop_without_a_scan_names_the_player_and_planet():
+    game = new_game(2)
+    at(game, "Caldera")
+    reason = why_not(game.state, "develop")
+    assert str(reason) == ("Ann has not scanned Caldera; only a player who scanned it may "
+                           "develop it")
+    assert reason.template.startswith("{player} has not scanned {planet}")
+
+
+def test_why_not_jump_tells_the_missing_card_not_the_ships_own_planet():
+    game = new_game(2)
+    at(game, "Freezer")
+    game.state.players[0].hand = 0  # as after playing every card
+    assert "a jump needs 1 card; Ann holds 0" == str(why_not(game.state, "jump"))
+
+
+def test_why_not_is_none_when_the_action_is_open_and_says_so_after_the_end():
+    game = new_game(2)
+    assert why_not(game.state, "jump") is None and why_not(game.state, "top_up") is None
+    play(game, {"type": "end"})
+    assert "the game has ended" in str(why_not(game.state, "top_up"))
+
+
+# -- strict types ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("change, message", [
+    (lambda d: d.update(v=True), "version True is not supported"),
+    (lambda d: d.update(v=1.0), "version 1.0 is not supported"),
+    (lambda d: d["planets"][0].update(jump=1.0), "jump coordinate must be a number 1-4"),
+    (lambda d: d["planets"][0].update(landing=[1, True]), "landing coordinate must be"),
+    (lambda d: d.update(variant=False), "the variant must be text"),
+    (lambda d: d.update(variant=""), "variant '' is not one of"),
+    (lambda d: d.update(variant=0), "the variant must be text"),
+    (lambda d: d.update(variant=[]), "the variant must be text"),
+    (lambda d: d.update(first=1), "the start player must be text"),
+    (lambda d: d["players"][0].update(name="\ud800x"), "unpaired surrogate"),
+    (lambda d: d["players"][0].update(name=" "), "cannot be blank"),
+    (lambda d: d["players"][0].update(color=["red"]), "colour must be text"),
+])
+def test_wrong_types_are_malformed_and_never_a_default(change, message):
+    data = setup_json(2)
+    change(data)
+    with pytest.raises(MalformedEventError, match=message):
+        parse_event(data)
+
+
+def test_only_null_stands_for_an_absent_field():
+    setup = parse_event(setup_json(2, variant=None, first=None))
+    assert setup.variant == "table" and setup.first == "Ann"
+    with pytest.raises(MalformedEventError, match="discard must be a whole number"):
+        parse_event({"type": "top_up", "discard": 1.0})
+    with pytest.raises(MalformedEventError, match="'to' must be text"):
+        parse_event({"type": "jump", "to": 3})
+
+
+def test_a_surrogate_in_any_name_field_is_refused():
+    with pytest.raises(MalformedEventError, match="unpaired surrogate"):
+        parse_event({"type": "jump", "to": "Freezer", "player": "\udc80"})
+    with pytest.raises(MalformedEventError, match="unpaired surrogate"):
+        parse_event({"type": "tiles", "player": "\ud800", "tiles": []})
+
+
+def test_a_refusal_quotes_a_long_or_deep_value_briefly():
+    deep: list = []
+    for _ in range(2000):
+        deep = [deep]
+    with pytest.raises(MalformedEventError) as refused:
+        parse_event({"type": "jump", "to": deep})
+    assert len(str(refused.value)) < 120

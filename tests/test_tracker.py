@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from companion.observations import CardSeen, Observation, TileSeen
-from companion.rules import Card, Develop, Discover, Inventory, Jump, Scan
+from companion.rules import Card, Develop, Discover, Inventory, Jump, Scan, TopUp
 from companion.tracker import Tracker
 from tests.conftest import new_game, play
 
@@ -31,11 +31,36 @@ def test_a_jump_card_proposes_every_planet_it_reaches():
         view.proposals[0].source
 
 
-def test_a_card_once_used_is_not_proposed_again():
+def test_a_card_once_played_is_not_proposed_again():
     tracker, game = Tracker(), new_game(2)
     assert tracker.update(game.state, seen(card("B1/G4"))).proposals
-    tracker.card_used("B1/G4")
+    play(game, {"type": "jump", "to": "Freezer"})  # entered by touch: the card is played
     assert tracker.update(game.state, seen(card("B1/G4"))).proposals == ()
+
+
+def test_a_card_played_before_the_camera_saw_it_settle_is_still_accounted_for():
+    tracker, game = Tracker(), new_game(2)
+    tracker.update(game.state, seen())
+    play(game, {"type": "jump", "to": "Freezer"})
+    tracker.update(game.state, seen())  # the record moved on; the pile looked empty
+    assert tracker.update(game.state, seen(card("B1/G4"))).proposals != ()  # a new card
+
+
+def test_an_undo_does_not_bring_back_a_played_card():
+    tracker, game = Tracker(), new_game(2)
+    tracker.update(game.state, seen(card("B1/G4")))
+    play(game, {"type": "jump", "to": "Freezer"})
+    tracker.update(game.state, seen(card("B1/G4")))
+    play(game, {"type": "undo"})
+    assert tracker.update(game.state, seen(card("B1/G4"))).proposals == ()
+
+
+def test_a_discard_is_proposed_only_while_a_top_up_is_entered():
+    tracker, game = Tracker(), new_game(2)
+    view = tracker.update(game.state, seen(card("G1/O2")))
+    assert view.proposals == ()
+    view = tracker.update(game.state, seen(card("G1/O2")), entering="top_up")
+    assert [p.event for p in view.proposals] == [TopUp(1, (Card.parse("G1/O2"),))]
 
 
 def test_a_scan_card_with_a_tile_in_the_tray_proposes_the_scan_with_its_kind():

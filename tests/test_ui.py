@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.rules import Inventory, event_to_json
+from companion.rules import Inventory
 from companion.scoring import score
 from companion.simulate import simulate
 
@@ -63,7 +63,7 @@ def test_a_game_entered_by_touch_gives_the_engines_journal_and_scores(tmp_path):
     game = simulate(11, 2)
     result = drive("touch_game", "800x480", tmp_path, UI_SEED="11")
     assert "refused" not in result, result.get("refused")
-    expected = [without_cards(event_to_json(e)) for e in game.events
+    expected = [without_cards(e.to_json()) for e in game.events
                 if not isinstance(e, Inventory)]
     entered = [e for e in result["journal"] if e["type"] != "tiles"]
     assert entered == expected

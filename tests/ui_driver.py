@@ -34,8 +34,8 @@ from kivy.uix.button import Button  # noqa: E402
 from kivy.uix.scrollview import ScrollView  # noqa: E402
 
 from companion.journal import read_journal  # noqa: E402
-from companion.rules import (Develop, Discover, End, Fly, Inventory, Jump, Scan,  # noqa: E402
-                             TopUp, Undo, event_to_json)
+from companion.rules import (Develop, Discover, End, Fly, Inventory, Jump, Redo,  # noqa: E402
+                             Scan, TopUp, Undo)
 from companion.scoring import score  # noqa: E402
 from companion.simulate import simulate  # noqa: E402
 from ui.app import _app_class  # noqa: E402
@@ -121,6 +121,9 @@ def _enter_once(event):  # type: ignore[no-untyped-def]
     play = screen("play")
     if isinstance(event, Undo):
         tap(play.ids.undo)
+        return
+    if isinstance(event, Redo):
+        tap(play.ids.redo)
         return
     if isinstance(event, End):
         tap(play.ids.end_now)
@@ -211,11 +214,11 @@ def scenario_touch_game():  # type: ignore[no-untyped-def]
         yield from enter(event)
         after = len(app.session.journal.game.events_in_effect)
         if after == before:
-            result["refused"] = f"event {number} {event_to_json(event)} not entered: " \
+            result["refused"] = f"event {number} {event.to_json()} not entered: " \
                                 f"{app.session.message}"
             break
         if app.session.message:
-            result["refused"] = f"{event_to_json(event)}: {app.session.message}"
+            result["refused"] = f"{event.to_json()}: {app.session.message}"
             break
     yield
     end = screen("end")
@@ -232,7 +235,7 @@ def scenario_touch_game():  # type: ignore[no-untyped-def]
         yield
     shot("end-touch-game")
     contents = read_journal(app.session.journal.path)
-    result["journal"] = [event_to_json(e) for e in contents.events]
+    result["journal"] = [e.to_json() for e in contents.events]
     result["score"] = score(contents.game.state).to_json()
     result["unused_setup_ring"] = [p.name for p in setup.planets]
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from companion.observations import Observation
-from companion.rules import End, Event, Inventory, Setup, Undo
+from companion.rules import End, Event, Inventory, Redo, Setup, Undo
 from companion.simulate import simulate
 from ui.camera import TableEyes
 from ui.session import Session, same_action
@@ -73,7 +73,7 @@ class DemoTable:
             return None  # the table does not show it yet
         event = self.script[self._next]
         late = frame.event_index > self._next or self._waited >= self.frames_per_event + 1
-        if isinstance(event, Undo | End):
+        if isinstance(event, Undo | Redo | End):
             return self._enter(session, event, "touch")
         inventory_for = event.player if isinstance(event, Inventory) else None
         view = session.look(seen, inventory_for=inventory_for)
@@ -90,8 +90,7 @@ class DemoTable:
         return None
 
     def _enter(self, session: Session, event: Event, how: str) -> str:
-        ok = session.undo() if isinstance(event, Undo) else session.play(event)
-        if not ok:
+        if not session.play(event):
             raise RuntimeError(f"the demo's event {event} was refused: {session.message}")
         self.counts[how] += 1
         self._next += 1

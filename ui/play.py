@@ -6,15 +6,16 @@ Only what the physical table shows is on screen: counts of tiles and cards, neve
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.properties import ListProperty, NumericProperty, ObjectProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
-from companion.rules import (ACTION_TYPES, HAND_SIZE, TILE_KINDS, TILE_NAMES, Develop, Discover,
-                             End, Event, Fly, GameState, Jump, Scan, TopUp, is_legal,
-                             legal_actions)
+from companion.rules import (ACTION_TYPES, HAND_SIZE, TILE_KINDS, TILE_NAMES, Action, End,
+                             Event, GameState, legal_events, takes_tile)
 from companion.scoring import standings
 from companion.tracker import TrackerView
 from ui.widgets import PLAYER_RGBA, fill_proposals
@@ -74,42 +75,48 @@ class PlayScreen(Screen):
         self.banner = ("GAME OVER" if board.ended else
                        "FINAL ROUND - play to the end of the round" if board.final_round else "")
         self.message = app.session.message
-        legal = legal_actions(state)
+        legal: dict[str, list[Action]] = {}
+        for event in legal_events(state):
+            legal.setdefault(event.type, []).append(event)
         for kind in ACTION_TYPES:
             self.ids[f"action_{kind}"].disabled = kind not in legal
-        self.ids.undo.disabled = not app.session.journal.game.events_in_effect
+        self.ids.undo.disabled = not app.session.can_undo
         self.ids.redo.disabled = not app.session.can_redo
         self._show_choices(state, legal)
         fill_proposals(self.ids.proposals, self.view, self.confirm)
         if state.ended and app.root.current == "play":
             Clock.schedule_once(lambda _: app.show("end"), 0)
 
-    def _show_choices(self, state: GameState, legal: dict[str, list[str]]) -> None:
+    def _show_choices(self, state: GameState, legal: dict[str, list[Action]]) -> None:
         box = self.ids.choices
         box.clear_widgets()
         kind = self.entering
-        self.targets = legal.get(kind, []) if kind in ("jump", "fly") else []
-        if not kind or kind not in legal:
+        events = legal.get(kind, [])
+        self.targets = [e.to for e in events] if kind in ("jump", "fly") else []
+        if not events:
             self.entering = ""
             return
-        me = state.players[state.current]
         if kind == "top_up":
-            for n in range(me.hand + 1):
-                self._choice(f"discard {n}, draw to {HAND_SIZE}", TopUp(n))
+            for event in events:
+                self._choice(f"discard {event.discard}, draw to {HAND_SIZE}", event)
         elif kind in ("jump", "fly"):
-            for planet in legal[kind]:
-                self._choice(planet, Jump(planet) if kind == "jump" else Fly(planet))
+            for event in events:
+                self._choice(event.to, event)
         else:
-            plain = {"scan": Scan(), "develop": Develop(), "discover": Discover()}[kind]
-            if is_legal(state, plain):
+            taking = [e for e in events if takes_tile(state, e)]
+            for event in events:
+                if event in taking:
+                    continue
+                only_space = getattr(event, "only_space", False)
+                label = "only space tiles found (first scan)" if only_space else f"Confirm {kind}"
+                self._choice(label, event)
+            if taking:
                 row = Factory.TileChoice()
                 row.ids.kind.values = list(KIND_CHOICES)
                 row.ids.kind.text = UNKNOWN
                 box.add_widget(row)
-                self._tile_row = row
+                self._tile_row, self._tile_base = row, taking[0]
                 self._choice(f"Confirm {kind}", None)
-            if kind == "scan" and is_legal(state, Scan(only_space=True)):
-                self._choice("only space tiles found (first scan)", Scan(only_space=True))
 
     def _choice(self, text: str, event: Event | None) -> None:
         button = Factory.BigButton(text=text)
@@ -117,14 +124,11 @@ class PlayScreen(Screen):
         self.ids.choices.add_widget(button)
 
     def _tile_event(self) -> Event:
+        """The action being entered, with the tile kind and reveal the player chose (the
+        engine judges it when it is played, and says why if it refuses)."""
         row = self._tile_row
-        tile = KIND_CHOICES[row.ids.kind.text]
-        reveal = row.ids.reveal.active
-        if self.entering == "scan":
-            return Scan(None, tile, reveal)
-        if self.entering == "develop":
-            return Develop(None, tile, reveal)
-        return Discover(tile, reveal)
+        return replace(self._tile_base, tile=KIND_CHOICES[row.ids.kind.text],
+                       reveal=row.ids.reveal.active)
 
     # -- touches -------------------------------------------------------------------------------
 

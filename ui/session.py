@@ -1,6 +1,7 @@
-"""The game session behind the screens: the open journal, the tracker, undo and redo.
+"""The game session behind the screens: the open journal and the tracker.
 
-Kivy-free, so the whole loop can be driven and tested without a window.
+Undo and redo are journal events (the core keeps both), so they survive a restart. Kivy-free, so
+the whole loop can be driven and tested without a window.
 """
 
 from __future__ import annotations
@@ -11,11 +12,8 @@ from dataclasses import dataclass, field
 from companion.journal import Journal, JournalWriteError
 from companion.library import Library
 from companion.observations import Observation
-from companion.rules import Event, GameState, RulesError, Setup, Undo, event_to_json
-from companion.tracker import Tracker, TrackerView, pile_top
-
-CARD_ACTIONS = ("jump", "scan", "develop", "top_up")
-"""Actions that lay cards on the discard pile."""
+from companion.rules import Event, GameState, Redo, RulesError, Setup, Undo
+from companion.tracker import Tracker, TrackerView
 
 
 @dataclass
@@ -27,8 +25,6 @@ class Session:
     tracker: Tracker = field(default_factory=Tracker)
     message: str = ""
     """The last refusal or warning, for the screen."""
-    _redo: list[Event] = field(default_factory=list)
-    _pile_top: str | None = None
     _lock: threading.RLock = field(default_factory=threading.RLock)
     """The demo's simulated player acts from the camera thread, the players from the screen."""
 
@@ -48,7 +44,6 @@ class Session:
             self.message = f"the game cannot be saved, so it was not started: {error}"
             return False
         self.tracker = Tracker()
-        self._redo.clear()
         return True
 
     def resume(self) -> bool:
@@ -81,46 +76,21 @@ class Session:
             self.message = f"not saved: {error}"
             return False
         self.message = ""
-        if event.type in CARD_ACTIONS:
-            # the card on top of the pile is accounted for, whether it was named or not
-            cards = [getattr(event, "card", None), *(getattr(event, "cards", None) or ())]
-            named = [c.code for c in cards if c is not None]
-            self.tracker.card_used(named[-1] if named else self._pile_top)
-        if not isinstance(event, Undo):
-            self._redo.clear()
         return True
 
     def undo(self) -> bool:
-        with self._lock:
-            return self._undo()
-
-    def _undo(self) -> bool:
-        if self.journal is None or not self.journal.game.events_in_effect:
-            self.message = "there is nothing to undo"
-            return False
-        undone = self.journal.game.events_in_effect[-1]
-        if self._play(Undo()):
-            self._redo.append(undone)
-            return True
-        return False
+        return self.play(Undo())
 
     def redo(self) -> bool:
-        with self._lock:
-            return self._redo_one()
+        return self.play(Redo())
 
-    def _redo_one(self) -> bool:
-        if not self._redo:
-            self.message = "there is nothing to redo"
-            return False
-        event = self._redo.pop()
-        redo_stack = list(self._redo)
-        ok = self._play(event)
-        self._redo = redo_stack  # play() clears it for new actions; a redo keeps the rest
-        return ok
+    @property
+    def can_undo(self) -> bool:
+        return self.journal is not None and bool(self.journal.game.events_in_effect)
 
     @property
     def can_redo(self) -> bool:
-        return bool(self._redo)
+        return self.journal is not None and bool(self.journal.game.undone)
 
     def look(self, seen: Observation, entering: str | None = None,
              inventory_for: str | None = None) -> TrackerView:
@@ -133,7 +103,6 @@ class Session:
         state = self.state
         if state is None:
             return TrackerView()
-        self._pile_top = pile_top(seen)
         view = self.tracker.update(state, seen, entering, inventory_for)
         if self.auto_confirm and view.unambiguous is not None:
             proposal = view.unambiguous
@@ -149,7 +118,7 @@ class Session:
 
 def same_action(a: Event, b: Event) -> bool:
     """Whether two events are the same action up to what a camera cannot see (the reveal)."""
-    left, right = event_to_json(a), event_to_json(b)
+    left, right = a.to_json(), b.to_json()
     left.pop("reveal", None)
     right.pop("reveal", None)
     return left == right

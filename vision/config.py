@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from companion.jsontext import JSONTextError, parse_json
+from companion.rules import is_whole_number
 from vision.card_art import REFERENCE_STYLE
 from vision.cards import COLORS, CardModel, bgr_hue, reference_model
 from vision.layout import TableLayout, default_layout
@@ -65,7 +67,8 @@ class Calibration:
 
     @classmethod
     def from_json(cls, data: Any) -> Calibration:
-        if not isinstance(data, dict) or data.get("version") != VERSION:
+        version = data.get("version") if isinstance(data, dict) else None
+        if not is_whole_number(version) or version != VERSION:
             raise CalibrationError(f"not a version-{VERSION} calibration file")
         part = "layout"
         try:
@@ -89,8 +92,8 @@ class Calibration:
             if "cards" in data:
                 part = "cards"
                 calibration.cards = CardModel.from_json(data["cards"])
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError,
-                OverflowError) as error:
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError,
+                RecursionError) as error:
             raise CalibrationError(f"its {part} part is unusable: {error!s:.200}") from None
         return calibration
 
@@ -98,10 +101,10 @@ class Calibration:
 def load_calibration(path: str | Path) -> Calibration:
     source = Path(path)
     try:
-        data = json.loads(source.read_text(encoding="utf-8"))
+        data = parse_json(source.read_bytes())
     except OSError as error:
         raise CalibrationError(f"{source}: cannot read it: {error.strerror}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+    except JSONTextError as error:
         raise CalibrationError(f"{source}: not valid JSON: {error}") from None
     try:
         return Calibration.from_json(data)

@@ -48,9 +48,36 @@ def mutate(text: str, rng: random.Random) -> str:
     return "".join(chars)
 
 
+def hostile_line(rng: random.Random) -> bytes:
+    """A journal line as a damaged, hostile or foreign file may hold it."""
+    roll = rng.random()
+    if roll < 0.15:
+        n = rng.randint(500, 5000)
+        return ("[" * n + "]" * n).encode()
+    if roll < 0.3:
+        return b'{"type": "jump", "to": "Freezer", "x": ' + b"9" * rng.randint(4000, 6000) + b"}"
+    if roll < 0.45:
+        name = rng.choice(["\\ud800x", "Zo\u00eb", "\\udfff", "\u0000", "\\u0041"])
+        return ('{"type": "tiles", "player": "' + name + '", "tiles": []}').encode()
+    if roll < 0.55:
+        return bytes(rng.randrange(256) for _ in range(rng.randint(0, 30)))
+    text = json.dumps(random_json(rng), ensure_ascii=rng.random() < 0.5)
+    return mutate(text, rng).encode("utf-8", "surrogatepass")
+
+
+def hostile_record(rng: random.Random) -> bytes:
+    first = json.dumps(setup_json(2)).encode() if rng.random() < 0.7 else hostile_line(rng)
+    lines = [hostile_line(rng) if rng.random() < 0.5 else b'{"type": "top_up"}'
+             for _ in range(rng.randint(0, 5))]
+    return b"\n".join([first, *lines]) + (b"\n" if rng.random() < 0.6 else b"")
+
+
 def one_input(rng: random.Random) -> tuple[str, object]:
     kind = rng.choice(["sticker", "sticker", "event", "event", "journal", "journal_lines",
-                       "box", "calibration", "image"])
+                       "box", "calibration", "image", "score_command", "journal_open",
+                       "box_file", "calibration_file"])
+    if kind in ("score_command", "journal_open", "box_file", "calibration_file"):
+        return kind, hostile_record(rng)
     if kind == "sticker":
         return kind, mutate("SM1:T17:MIN-R", rng)
     if kind == "event":

@@ -1,6 +1,7 @@
 """`make bench`: speed and durability figures, measured in one run, with their targets.
 
-Run from the project root: `python tests/bench/run.py`. Prints one line per figure.
+Run from the project root: `python tests/bench/run.py [SECTION...]` (sections: core, vision,
+app, faults; all when none is named). Prints one line per figure.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))  # for tests.powercut
 
 from companion.journal import read_journal, write_journal  # noqa: E402
+from companion.rules import Card, legal_events  # noqa: E402
 from companion.scoring import score  # noqa: E402
 from companion.simulate import simulate  # noqa: E402
 from tests.bench import pi_bench, ui_bench, vision_bench  # noqa: E402
@@ -50,6 +52,29 @@ def bench_replay(directory: Path) -> None:
     report("  ratio target / measured", 20 / median, "x", ">= 1", median <= 20)
 
 
+def bench_generator() -> None:
+    """The move generator on every state of a few real games: what the touch screen asks
+    (everything, no cards named) and what the tracker asks (a card seen on the pile)."""
+    states = []
+    for seed in range(6):
+        game = simulate(seed, 2 + seed % 4)
+        states += [game.game.replay(game.setup, game.events[:n]).state
+                   for n in range(0, len(game.events), 3)]
+    states = [s for s in states if not s.ended]
+    card = Card.parse("B3/G2")
+    for label, ask in (("touch: every action", lambda s: list(legal_events(s))),
+                       ("camera: a card seen", lambda s: list(legal_events(s, cards=[card])))):
+        times = []
+        for state in states:
+            start = time.perf_counter()
+            ask(state)
+            times.append((time.perf_counter() - start) * 1e6)
+        times.sort()
+        median, worst = statistics.median(times), times[int(len(times) * 0.99)]
+        report(f"move generator, {label} (median)", median, "us/call", "-", True)
+        report(f"  99th percentile over {len(states)} states", worst, "us/call", "-", True)
+
+
 def bench_games() -> None:
     start, games = time.perf_counter(), 0
     while time.perf_counter() - start < 3.0:
@@ -73,24 +98,37 @@ def bench_kills(directory: Path, cycles: int = 200) -> None:
     report("  time per cycle", (time.perf_counter() - start) / cycles * 1000, "ms", "-", True)
 
 
-def main() -> None:
-    print(f"{'figure':<52} {'measured':>10} {'unit':<12} target")
+def bench_core() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         directory = Path(tmp)
         bench_replay(directory)
+        bench_generator()
         bench_games()
         bench_kills(directory)
-    vision_bench.bench_pipeline(report)
-    vision_bench.bench_read_rates(report)
-    vision_bench.bench_fallbacks(report)
-    vision_bench.bench_still(report)
-    ui_bench.bench_start(report)
-    ui_bench.bench_card_latency(report)
-    ui_bench.bench_memory(report)
-    pi_bench.bench_fuzz(report)
-    pi_bench.bench_app_kills(report)
-    pi_bench.bench_soak(report)
+
+
+SECTIONS = {
+    "core": [bench_core],
+    "vision": [lambda: vision_bench.bench_pipeline(report),
+               lambda: vision_bench.bench_read_rates(report),
+               lambda: vision_bench.bench_fallbacks(report),
+               lambda: vision_bench.bench_still(report)],
+    "app": [lambda: ui_bench.bench_start(report), lambda: ui_bench.bench_card_latency(report),
+            lambda: ui_bench.bench_memory(report)],
+    "faults": [lambda: pi_bench.bench_fuzz(report), lambda: pi_bench.bench_app_kills(report),
+               lambda: pi_bench.bench_soak(report)],
+}
+
+
+def main(names: list[str]) -> None:
+    unknown = [n for n in names if n not in SECTIONS]
+    if unknown:
+        raise SystemExit(f"unknown section {unknown[0]!r} (one of {', '.join(SECTIONS)})")
+    print(f"{'figure':<52} {'measured':>10} {'unit':<12} target")
+    for name in names or list(SECTIONS):
+        for bench in SECTIONS[name]:
+            bench()
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
