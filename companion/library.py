@@ -1,16 +1,20 @@
 """The games kept on this companion: one journal per game in a folder, the game in progress
-resumed on start, finished games listed and exported (as their journal, and as a BG Stats play).
+resumed on start, finished games listed with their scores, per-player statistics, and the ways a
+finished game leaves the companion (its journal, a BG Stats play as a file or as a push link).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
-import shutil
+import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, UTC
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from companion.journal import Journal, JournalError, read_journal
 from companion.rules import Setup
@@ -18,6 +22,9 @@ from companion.scoring import score
 
 BGG_ID = 105199
 """Space Mission on BoardGameGeek (from the rules' header)."""
+SOURCE_NAME = "Space Mission table companion"
+BG_STATS_PUSH = "https://app.bgstatsapp.com/createPlay.html?data="
+"""BG Stats' documented push link: the play as URL-encoded JSON after ``data=``."""
 
 
 def default_home() -> Path:
@@ -30,20 +37,73 @@ def default_home() -> Path:
     return Path(base) / "space-mission-companion"
 
 
+class ExportError(OSError):
+    """A record could not be written out (disk full, read-only, removed); nothing half-written
+    is left behind."""
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    name: str
+    color: str
+    total: int | None
+    """None while that player's tiles are not known."""
+    stations: int
+    winner: bool
+
+
 @dataclass(frozen=True)
 class GameRecord:
     path: Path
     started: datetime
     finished: datetime | None
-    players: tuple[str, ...]
-    winners: tuple[str, ...]
-    totals: dict[str, int | None]
+    results: tuple[PlayerResult, ...] = ()
+    variant: str = "table"
+    first: str = ""
     problem: str | None = None
     """Why the record cannot be read, when it cannot."""
 
     @property
     def ended(self) -> bool:
         return self.finished is not None
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return tuple(r.name for r in self.results)
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        return tuple(r.name for r in self.results if r.winner)
+
+    @property
+    def totals(self) -> dict[str, int | None]:
+        return {r.name: r.total for r in self.results}
+
+    @property
+    def tiles_missing(self) -> bool:
+        """Ended, but some player's tiles are not entered yet: the scores wait for them."""
+        return self.ended and any(r.total is None for r in self.results)
+
+    @property
+    def minutes(self) -> int:
+        if self.finished is None:
+            return 0
+        return max(1, round((self.finished - self.started).total_seconds() / 60))
+
+
+@dataclass(frozen=True)
+class PlayerStatistics:
+    name: str
+    games: int
+    wins: int
+    scored: int
+    """Games whose score is known (the average and best count these)."""
+    average: float | None
+    best: int | None
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
 
 
 class Library:
@@ -64,62 +124,139 @@ class Library:
 
     def records(self) -> list[GameRecord]:
         """Every kept game, newest first."""
-        return sorted((self._record(p) for p in self.games.glob("*.jsonl")),
+        return sorted((record_of(p) for p in self.games.glob("*.jsonl")),
                       key=lambda r: r.started, reverse=True)
 
     def in_progress(self) -> GameRecord | None:
         """The newest game that has not ended, to resume."""
         return next((r for r in self.records() if not r.ended and r.problem is None), None)
 
-    def _record(self, path: Path) -> GameRecord:
-        started = datetime.fromtimestamp(path.stat().st_ctime, UTC)
-        try:
-            stamp = path.stem.split("-")
-            started = datetime.strptime(f"{stamp[0]}-{stamp[1]}", "%Y%m%d-%H%M%S").replace(
-                tzinfo=UTC)
-        except (ValueError, IndexError):
-            pass
-        try:
-            contents = read_journal(path)
-        except (JournalError, OSError, UnicodeDecodeError) as error:
-            return GameRecord(path, started, None, (), (), {}, str(error))
-        state = contents.game.state
-        sheet = score(state)
-        finished = (datetime.fromtimestamp(path.stat().st_mtime, UTC)
-                    if state.ended else None)
-        return GameRecord(path, started, finished, tuple(p.name for p in state.setup.players),
-                          sheet.winners, {p.name: p.total for p in sheet.players})
+    def finished(self) -> list[GameRecord]:
+        return [r for r in self.records() if r.ended]
 
     def export(self, record: GameRecord) -> tuple[Path, Path]:
-        """Copy the journal and write a BG Stats play beside it, in ``exports/``."""
-        self.exports.mkdir(parents=True, exist_ok=True)
-        journal = self.exports / record.path.name
-        shutil.copyfile(record.path, journal)
-        play = self.exports / f"{record.path.stem}.bgstats.json"
-        play.write_text(json.dumps(bg_stats_play(record), indent=1, ensure_ascii=False) + "\n",
-                        encoding="utf-8")
+        """Copy the journal and write a BG Stats play beside it, in ``exports/``, each
+        atomically: a full or read-only disk leaves the old files, never half a new one."""
+        try:
+            self.exports.mkdir(parents=True, exist_ok=True)
+            journal = self.exports / record.path.name
+            write_atomically(journal, record.path.read_bytes())
+            play = self.exports / f"{record.path.stem}.bgstats.json"
+            text = json.dumps(bg_stats_play(record), indent=1, ensure_ascii=False) + "\n"
+            write_atomically(play, text.encode("utf-8"))
+        except OSError as error:
+            raise ExportError(error.errno, f"could not export to {self.exports}: "
+                                           f"{error.strerror}") from None
         return journal, play
 
 
-def bg_stats_play(record: GameRecord) -> dict[str, Any]:
-    """A play in the form the BG Stats app imports: players, scores, winners, start player,
-    seat order, colours, date and duration."""
-    contents = read_journal(record.path)
+def record_of(path: Path) -> GameRecord:
+    """What the home and history screens show of one kept journal."""
+    started = _started(path)
+    try:
+        contents = read_journal(path)
+    except (JournalError, OSError) as error:
+        return GameRecord(path, started, None, problem=str(error))
     state = contents.game.state
     sheet = score(state)
     setup = state.setup
-    minutes = 0
-    if record.finished is not None:
-        minutes = max(1, round((record.finished - record.started).total_seconds() / 60))
+    results = tuple(PlayerResult(row.name, seat.color, row.total, row.stations,
+                                 row.name in sheet.winners)
+                    for row, seat in zip(sheet.players, setup.players))
+    finished = datetime.fromtimestamp(path.stat().st_mtime, UTC) if state.ended else None
+    return GameRecord(path, started, finished, results, setup.variant, setup.first)
+
+
+def _started(path: Path) -> datetime:
+    """When the game began: from the journal's name (the companion names it so)."""
+    try:
+        stamp = path.stem.split("-")
+        return datetime.strptime(f"{stamp[0]}-{stamp[1]}", "%Y%m%d-%H%M%S").replace(tzinfo=UTC)
+    except (ValueError, IndexError):
+        return datetime.fromtimestamp(path.stat().st_ctime, UTC)
+
+
+def statistics(records: Iterable[GameRecord]) -> list[PlayerStatistics]:
+    """Per player over finished games: games, wins, win rate, average and best score.
+    A game whose tiles are missing counts as played, not in the scores or the wins."""
+    games: dict[str, list[PlayerResult]] = {}
+    decided: dict[str, int] = {}
+    for record in records:
+        if not record.ended or record.problem is not None:
+            continue
+        known = not record.tiles_missing
+        for result in record.results:
+            games.setdefault(result.name, []).append(result)
+            decided[result.name] = decided.get(result.name, 0) + (known and result.winner)
+    rows = []
+    for name, results in games.items():
+        totals = [r.total for r in results if r.total is not None]
+        rows.append(PlayerStatistics(
+            name, len(results), decided[name], len(totals),
+            sum(totals) / len(totals) if totals else None, max(totals) if totals else None))
+    return sorted(rows, key=lambda s: (-s.wins, -s.games, s.name))
+
+
+def play_id(record: GameRecord) -> str:
+    """Stable for a game, so a second scan of its code updates the play instead of adding one:
+    the journal's name and its set-up line, hashed."""
+    with open(record.path, "rb") as journal:
+        first_line = journal.readline()
+    digest = hashlib.sha256(record.path.name.encode("utf-8") + b"\n" + first_line)
+    return digest.hexdigest()[:16]
+
+
+def ranks(results: tuple[PlayerResult, ...]) -> list[int]:
+    """Competition ranking by points, ties broken by stations as the rules break them."""
+    keys = [(r.total or 0, r.stations) for r in results]
+    return [1 + sum(other > mine for other in keys) for mine in keys]
+
+
+def bg_stats_play(record: GameRecord) -> dict[str, Any]:
+    """The play as BG Stats takes it through its push link. Only for a game whose every score
+    is known: BG Stats must never get a null score."""
+    if not record.ended or record.tiles_missing or record.problem is not None:
+        raise ValueError("only a finished game with every player's tiles entered has scores")
+    places = ranks(record.results)
     return {
-        "sourceName": "Space Mission table companion",
+        "sourceName": SOURCE_NAME,
+        "sourcePlayId": play_id(record),
         "playDate": record.started.strftime("%Y-%m-%d %H:%M:%S"),
-        "durationMin": minutes,
-        "game": {"name": "Space Mission", "bggId": BGG_ID, "highestWins": True,
-                 "sourceGameId": "space-mission"},
+        "durationMin": record.minutes,
+        "board": record.variant,
+        "game": {"name": "Space Mission", "bggId": BGG_ID, "sourceGameId": "space-mission",
+                 "highestWins": True, "noPoints": False},
         "players": [
-            {"name": row.name, "sourcePlayerId": row.name, "score": row.total,
-             "winner": row.name in sheet.winners, "startPlayer": row.name == setup.first,
-             "seatOrder": seat, "color": setup.players[seat].color}
-            for seat, row in enumerate(sheet.players)],
+            {"name": r.name, "sourcePlayerId": _player_id(r.name), "score": r.total,
+             "winner": r.winner, "startPlayer": r.name == record.first, "rank": place}
+            for r, place in zip(record.results, places)],
     }
+
+
+URL_SAFE = ":,@!$'()*;/?"
+"""Characters a URL's query may hold as they are (RFC 3986): left unescaped, they keep the link,
+and so the QR code a phone scans, about a third shorter."""
+
+
+def bg_stats_link(record: GameRecord) -> str:
+    """The push link a phone opens (by scanning the end screen's QR code) to add the play."""
+    text = json.dumps(bg_stats_play(record), separators=(",", ":"), ensure_ascii=False)
+    return BG_STATS_PUSH + quote(text, safe=URL_SAFE)
+
+
+def _player_id(name: str) -> str:
+    return "p" + hashlib.sha256(name.encode("utf-8")).hexdigest()[:10]
+
+
+def write_atomically(target: Path, data: bytes) -> None:
+    """Write a file so that a crash or a full disk leaves the old one whole."""
+    fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

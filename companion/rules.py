@@ -54,7 +54,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, ClassVar, Union
+from typing import Any, ClassVar, TypeGuard, Union
 
 # ---------------------------------------------------------------------------------------------
 # Constants
@@ -161,7 +161,7 @@ def shown(value: Any) -> str:
 # Field readers: strict JSON types, null for absent (see the decisions above)
 # ---------------------------------------------------------------------------------------------
 
-def is_whole_number(value: Any) -> bool:
+def is_whole_number(value: Any) -> TypeGuard[int]:
     """A JSON integer: not a boolean, not a float that happens to be whole."""
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -285,10 +285,6 @@ class Card:
 
     def fits(self, color: str, number: int) -> bool:
         return any(c.fits(color, number) for c in self.coordinates)
-
-    def offers(self) -> str:
-        """The card's coordinates for an error message: "B1 or G2"."""
-        return f"{self.top} or {self.bottom}"
 
     def __str__(self) -> str:
         return self.code
@@ -974,7 +970,7 @@ def _check_card(card: Card | None, color: str, planet: Planet, template: str) ->
     number = planet.jump if color == "B" else planet.scan
     if card is not None and not card.fits(color, number):
         raise IllegalActionError(template, planet=planet.name, number=number,
-                                 offers=card.offers())
+                                 top=str(card.top), bottom=str(card.bottom))
 
 
 def _check_top_up(state: GameState, action: TopUp) -> None:
@@ -994,7 +990,7 @@ def _check_jump(state: GameState, action: Jump) -> None:
                                  "another planet", player=_name(state, me), planet=planet.name)
     _need_cards(state, me, 1, "a jump needs 1 card; {player} holds {held}")
     _check_card(action.card, "B", planet,
-                "{planet}'s jump coordinate is {number}; this card offers {offers}")
+                "{planet}'s jump coordinate is {number}; this card offers {top} or {bottom}")
     _need_chip(state, me, "{player} has all {chips} chips in play; a jump puts a probe on the "
                           "jump gate")
 
@@ -1023,7 +1019,7 @@ def _check_scan(state: GameState, action: Scan) -> None:
                                  developer=_name(state, stack.developer))
     _need_cards(state, me, 1, "a scan needs 1 card; {player} holds {held}")
     _check_card(action.card, "G", planet,
-                "{planet}'s scan coordinate is {number}; this card offers {offers}")
+                "{planet}'s scan coordinate is {number}; this card offers {top} or {bottom}")
     if action.only_space:
         if stack.revealed:
             raise IllegalActionError("only_space is the first scan of an untouched stack; "
@@ -1061,9 +1057,11 @@ def _check_develop(state: GameState, action: Develop) -> None:
     if action.cards is not None and not cards_fit_landing(*action.cards, planet.landing):
         first, second = action.cards
         raise IllegalActionError("{planet}'s landing coordinates are O{a} and O{b}; these cards "
-                                 "offer {first} and {second}", planet=planet.name,
-                                 a=planet.landing[0], b=planet.landing[1],
-                                 first=first.offers(), second=second.offers())
+                                 "offer {first_top} or {first_bottom}, and {second_top} or "
+                                 "{second_bottom}", planet=planet.name, a=planet.landing[0],
+                                 b=planet.landing[1], first_top=str(first.top),
+                                 first_bottom=str(first.bottom), second_top=str(second.top),
+                                 second_bottom=str(second.bottom))
     _need_chip(state, me, "{player} has all {chips} chips in play; the station needs one (it "
                           "is placed before the probes come back)")
     if stack.open:
@@ -1370,6 +1368,11 @@ class Game:
     def events_in_effect(self) -> tuple[Event, ...]:
         """The events not cancelled by an undo, oldest first."""
         return tuple(self._in_effect)
+
+    @property
+    def played(self) -> tuple[tuple[GameState, Event], ...]:
+        """Each event in effect with the state it was played in, oldest first."""
+        return tuple(zip(self._states, self._in_effect))
 
     @property
     def undone(self) -> tuple[Event, ...]:

@@ -14,6 +14,7 @@ It reads the debounced observation of the table view and the scan tray view toge
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from companion.observations import CardSeen, Observation, TileSeen
 from companion.rules import (SPACE, Card, Event, Fly, GameState, Inventory, Jump,
@@ -26,19 +27,47 @@ KEPT_CARDS = 2
 
 
 @dataclass(frozen=True)
+class Notice:
+    """Something the players should know of what the camera sees: an English template and the
+    values it names (a screen shows it in the players' language)."""
+
+    template: str
+    params: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def of(cls, template: str, **params: Any) -> Notice:
+        return cls(template, tuple(params.items()))
+
+    def __str__(self) -> str:
+        return self.template.format(**dict(self.params))
+
+
+@dataclass(frozen=True)
 class Proposal:
     event: Event
-    text: str
-    """What it does, in a player's words."""
-    source: str
-    """What the camera saw that led to it."""
+    cards: tuple[Card, ...] = ()
+    """The cards seen laid on the pile that the event plays."""
+    tile: TileSeen | None = None
+    """The sticker seen in the scan tray that gave the tile's kind."""
+    tiles_shown: int = 0
+    """For an inventory: how many tiles the tray showed."""
+
+    @property
+    def text(self) -> str:
+        """What it does and what led to it, in English (logs and tests; screens word their
+        own)."""
+        seen = " and ".join(_words(c) for c in self.cards)
+        if self.tile is not None:
+            seen = " and ".join(filter(None, [seen, f"tile {self.tile.tile_id:02d} "
+                                                    f"({self.tile.kind})"]))
+        return f"{_describe(self.event)} ({seen or 'seen in the scan tray'})"
 
 
 @dataclass(frozen=True)
 class TrackerView:
     proposals: tuple[Proposal, ...] = ()
-    flags: tuple[str, ...] = ()
-    """Disagreements between what is seen and what the record says, in words."""
+    flags: tuple[Notice, ...] = ()
+    """Disagreements between what is seen and what the record says."""
 
     @property
     def unambiguous(self) -> Proposal | None:
@@ -62,6 +91,14 @@ class Tracker:
     _played: int | None = None
     """The record's count of cards played when the tracker last looked."""
     _tile_kinds: dict[int, str] = field(default_factory=dict)
+    _dismissed: set[Event] = field(default_factory=set)
+    """Proposals the players turned down; forgotten when the pile or the tray changes."""
+    _tray: tuple[str, ...] = ()
+    """The stickers in the scan tray when last looked."""
+
+    def dismiss(self, event: Event) -> None:
+        """The players said "not this": stop proposing it for what is seen now."""
+        self._dismissed.add(event)
 
     def update(self, state: GameState, seen: Observation, entering: str | None = None,
                inventory_for: str | None = None) -> TrackerView:
@@ -69,6 +106,9 @@ class Tracker:
         has started by touch, if any; ``inventory_for`` the player whose tiles are being read."""
         flags = self._sticker_flags(seen.tiles)
         tray = [t for t in seen.tiles if t.zone == TRAY_ZONE]
+        shown = tuple(sorted(t.payload for t in tray))
+        if shown != self._tray:
+            self._tray, self._dismissed = shown, set()
         self._follow_pile(state, seen, flags)
         if inventory_for is not None:
             return TrackerView(*self._inventory(state, inventory_for, tray, flags))
@@ -76,30 +116,35 @@ class Tracker:
             return TrackerView((), tuple(flags))
         tile = tray[0] if len(tray) == 1 else None
         if len(tray) > 1:
-            flags.append(f"{len(tray)} tiles in the scan tray: show one tile at a time")
+            flags.append(Notice.of("{count} tiles in the scan tray: show one tile at a time",
+                                   count=len(tray)))
         reveal = self._reveal_seen(state, seen)
         proposals: list[Proposal] = []
         if self._laid:
             proposals += self._card_proposals(state, tile, reveal, entering)
             if entering is not None and not any(p.event.type == entering for p in proposals):
-                flags.append(f"{_words(self._laid[-1])} does not fit a "
-                             f"{entering.replace('_', ' ')} now")
+                flags.append(Notice.of("{card} does not fit {action} now",
+                                       card=self._laid[-1].code, action=entering))
         elif tile is not None:
             proposals += self._tile_proposals(state, tile, reveal, entering)
             if not proposals and not any(takes_tile(state, e) for e in legal_events(state)):
-                flags.append(f"tile {tile.tile_id:02d} ({tile.kind}) is in the scan tray, but "
-                             f"no action of {state.current_name}'s can take a tile now")
+                flags.append(Notice.of("tile {number} ({tile}) is in the scan tray, but no "
+                                       "action of {player}'s can take a tile now",
+                                       number=f"{tile.tile_id:02d}", tile=tile.kind,
+                                       player=state.current_name))
+        proposals = [p for p in proposals if p.event not in self._dismissed]
         return TrackerView(tuple(proposals), tuple(flags))
 
     # -- cards ---------------------------------------------------------------------------------
 
-    def _follow_pile(self, state: GameState, seen: Observation, flags: list[str]) -> None:
+    def _follow_pile(self, state: GameState, seen: Observation, flags: list[Notice]) -> None:
         """A card newly on top of the pile is laid for the action being taken; once the
         record says cards were played, the pile as it lies is accounted for."""
         top = _top_card(seen.cards)
         if self._played is not None and state.cards_played > self._played:
             self._accounted = top.code if top is not None else self._top
             self._laid.clear()
+            self._dismissed = set()
         self._played = state.cards_played
         if top is None:
             return
@@ -109,9 +154,11 @@ class Tracker:
         try:
             card = Card.parse(top.code)
         except MalformedEventError:
-            flags.append(f"the camera read an impossible card code {top.code!r}")
+            flags.append(Notice.of("the camera read an impossible card code {code}",
+                                   code=repr(top.code)))
             return
         self._laid = [*self._laid, card][-KEPT_CARDS:]
+        self._dismissed = set()
 
     def _card_proposals(self, state: GameState, tile: TileSeen | None, reveal: bool,
                         entering: str | None) -> list[Proposal]:
@@ -122,8 +169,8 @@ class Tracker:
             if event.type == "top_up" and entering != "top_up":
                 continue  # any card laid could be a discard: only when a top up is entered
             played = {"develop": laid[-2:], "top_up": laid}.get(event.type, laid[-1:])
-            source = " and ".join(_words(c) for c in played) + " on the discard pile"
-            found.append(Proposal(event, _describe(event), source))
+            shown = tile if kind is not None and takes_tile(state, event) else None
+            found.append(Proposal(event, tuple(played), shown))
         return found
 
     # -- tiles ---------------------------------------------------------------------------------
@@ -132,9 +179,8 @@ class Tracker:
                         entering: str | None) -> list[Proposal]:
         """A tile shown without a new card: a discover (no card needed) or the action being
         entered by touch, with the tile's kind filled in."""
-        source = f"tile {tile.tile_id:02d} ({tile.kind}) in the scan tray"
         wanted = entering or "discover"  # only a discover takes a tile without a card
-        return [Proposal(event, _describe(event), source)
+        return [Proposal(event, tile=tile)
                 for event in legal_events(state, kind=wanted, tile=tile.kind, reveal=reveal)
                 if takes_tile(state, event)]
 
@@ -147,36 +193,40 @@ class Tracker:
         zone = f"planet-{at + 1}"
         return any(t.kind == SPACE and t.zone == zone for t in seen.tiles)
 
-    def _sticker_flags(self, tiles: tuple[TileSeen, ...]) -> list[str]:
+    def _sticker_flags(self, tiles: tuple[TileSeen, ...]) -> list[Notice]:
         flags = []
         places: dict[int, set[str | None]] = {}
         for tile in tiles:
             known = self._tile_kinds.setdefault(tile.tile_id, tile.kind)
             if known != tile.kind:
-                flags.append(f"sticker {tile.tile_id:02d} was read as {known} and now as "
-                             f"{tile.kind}: is a sticker on the wrong tile?")
+                flags.append(Notice.of("sticker {number} was read as {known} and now as {tile}: "
+                                       "is a sticker on the wrong tile?",
+                                       number=f"{tile.tile_id:02d}", known=known,
+                                       tile=tile.kind))
             places.setdefault(tile.tile_id, set()).add(tile.zone)
         for tile_id, zones in places.items():
             if len(zones) > 1:
-                flags.append(f"sticker {tile_id:02d} is seen in two places at once")
+                flags.append(Notice.of("sticker {number} is seen in two places at once",
+                                       number=f"{tile_id:02d}"))
         return flags
 
     # -- the end -------------------------------------------------------------------------------
 
     def _inventory(self, state: GameState, player: str, tray: list[TileSeen],
-                   flags: list[str]) -> tuple[tuple[Proposal, ...], tuple[str, ...]]:
+                   flags: list[Notice]) -> tuple[tuple[Proposal, ...], tuple[Notice, ...]]:
         index = state.setup.player_index(player)
         holds = len(state.players[index].tiles)
         kinds = tuple(sorted(t.kind for t in tray))
         if len(tray) != holds:
-            flags.append(f"{player} holds {holds} tiles; the scan tray shows {len(tray)}")
+            flags.append(Notice.of("{player} holds {held} tiles; the scan tray shows {count}",
+                                   player=player, held=holds, count=len(tray)))
             return (), tuple(flags)
         event = Inventory(player, kinds)
         if not is_legal(state, event):
-            flags.append(f"the tiles in the tray do not match what the record says of {player}")
+            flags.append(Notice.of("the tiles in the tray do not match what the record says of "
+                                   "{player}", player=player))
             return (), tuple(flags)
-        return (Proposal(event, f"{player}'s tiles: {', '.join(kinds) or 'none'}",
-                         f"{len(tray)} tiles in the scan tray"),), tuple(flags)
+        return (Proposal(event, tiles_shown=len(tray)),), tuple(flags)
 
 
 def _top_card(cards: tuple[CardSeen, ...]) -> CardSeen | None:
@@ -195,6 +245,8 @@ def _describe(event: Event) -> str:
         return f"{event.type} to {event.to}"
     if isinstance(event, TopUp):
         return f"top up, discarding {event.discard}"
+    if isinstance(event, Inventory):
+        return f"{event.player}'s tiles: {', '.join(event.tiles) or 'none'}"
     if tile is None:
         return event.type
     return f"{event.type}, {'reserving' if event.type == 'scan' else 'taking'} {tile}"

@@ -18,6 +18,7 @@ from companion.rules import (ACTION_TYPES, CHIPS_PER_PLAYER, DECK_SIZE, HAND_SIZ
                              TOTAL_TILES, Develop, Event, Game, GameState, Redo, Scan, TopUp, Undo,
                              apply, legal_events, parse_event)
 from companion.simulate import Simulation
+from tests.staging import only_space_at
 
 SEEDS = 1000
 
@@ -60,12 +61,7 @@ def staged_tiles(rng: random.Random) -> list[str] | None:
     """Every tenth game starts with a stack of only space tiles, for the special case."""
     if rng.random() >= 0.1:
         return None
-    points = ([k for k, n in {"MIN-R": 4, "MIN-P": 4, "MIN-G": 4, "MIN-B": 4, "ALI-N": 5,
-                              "ALI-B": 5, "MAT-G": 4, "MAT-B": 4, "WAT": 8, "MED": 6}.items()
-               for _ in range(n)] + [SPACE] * 8)
-    rng.shuffle(points)
-    start = rng.randrange(8) * 8
-    return points[:start] + [SPACE] * 8 + points[start:]
+    return only_space_at([rng.randrange(8)], rng)
 
 
 def cards_of(event: Event) -> tuple | None:

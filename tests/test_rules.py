@@ -425,7 +425,7 @@ def test_develop_cards_that_miss_a_landing_coordinate_are_refused():
     at(game, "Freezer")
     play(game, {"type": "scan"}, SKIP, SKIP)
     with pytest.raises(IllegalActionError,
-                       match="landing coordinates are O1 and O3; these cards offer B1 or O1 "
+                       match="landing coordinates are O1 and O3; these cards offer B1 or O1, "
                              "and G1 or O1"):
         play(game, {"type": "develop", "cards": ["B1/O1", "G1/O1"]})
 

@@ -227,6 +227,6 @@ def test_the_pi_camera_is_aimed_at_the_calibrated_tray_and_locked_after_calibrat
         while "AeEnable" not in camera.controls and time.monotonic() < deadline:
             time.sleep(0.02)
         assert camera.controls["AeEnable"] is False
-        assert worker.latest.status == ""
+        assert worker.latest.status == "ready"
     finally:
         worker.stop()

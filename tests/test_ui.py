@@ -1,6 +1,8 @@
 """The real app under an offscreen window, driven by touches (tests/ui_driver.py runs one
-scenario per process: Kivy keeps one window per process). Screenshots of every screen, at the
-official Pi display's 800x480 and at 1280x800, are written to test-artifacts/ui/."""
+scenario per process: Kivy keeps one window per process). Screenshots of every screen and state,
+at 800x480, 1024x600, 1280x800 and 1920x1080 and in each language, are written to
+test-artifacts/ui/; each is checked over its widget tree for overlapping or cut text and for
+touch targets under 48 px."""
 
 from __future__ import annotations
 
@@ -10,16 +12,15 @@ import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from companion.rules import Inventory
 from companion.scoring import score
-from companion.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts" / "ui"
-SIZES = ("800x480", "1280x800")
+SIZES = "800x480,1024x600,1280x800,1920x1080"
 
 
 def drive(scenario: str, size: str, home: Path, **env: str) -> dict:
@@ -27,30 +28,54 @@ def drive(scenario: str, size: str, home: Path, **env: str) -> dict:
     environment.pop("KIVY_HOME", None)  # each run gets its own, inside its home
     run = subprocess.run([sys.executable, str(ROOT / "tests" / "ui_driver.py"), scenario, size,
                           str(home), str(ARTIFACTS)], env=environment, capture_output=True,
-                         text=True, timeout=600)
-    result_file = ARTIFACTS / f"result-{scenario}-{size}.json"
+                         text=True, timeout=900)
+    language = env.get("UI_LANG", "en")
+    result_file = ARTIFACTS / f"result-{scenario}-{language}-{env.get('UI_PLAYERS', '')}{size}.json"
     assert result_file.exists(), run.stderr[-3000:]
     result = json.loads(result_file.read_text())
-    assert "error" not in result, result["error"]
+    assert "error" not in result, result.get("traceback", result["error"])
     return result
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_every_screen_builds_with_touch_sized_targets(tmp_path, size):
-    result = drive("screens", size, tmp_path)
-    assert result["current"] == "end"  # ending the game leads to the score sheet
-    for screen, small in result["small_targets"].items():
-        assert small == [], f"{screen}: buttons smaller than 48 px: {small}"
-    for name in ("home", "setup", "box", "calibration", "play", "play-jump", "end"):
-        assert list(ARTIFACTS.glob(f"{name}-{size}*.png")), name
+def problems_of(result: dict) -> dict:
+    return {state: found for state, found in result.get("problems", {}).items() if found}
 
 
-def test_only_legal_choices_are_offered_and_undo_redo_work_from_the_screen(tmp_path):
+@pytest.mark.parametrize("language", ["en", "de", "it"])
+def test_every_screen_and_state_at_every_size_is_whole_and_touchable(tmp_path, language):
+    result = drive("screens", "800x480", tmp_path, UI_LANG=language, UI_SIZES=SIZES)
+    assert problems_of(result) == {}
+    assert result["missing"] == [], "strings without a translation"
+    shots = set(result["shots"])
+    for state in ("home", "settings", "setup-players", "setup-ring", "play-start",
+                  "play-refused", "play-mid", "play-jump", "play-top-up", "play-tile-dialog",
+                  "play-proposal", "play-proposals", "play-end-guard", "play-planet",
+                  "play-player", "play-legend", "end-tiles", "end-results", "history", "box",
+                  "calibration"):
+        assert state in shots
+        for size in SIZES.split(","):
+            assert (ARTIFACTS / f"{state}-{language}-{size}.png").exists(), (state, size)
+
+
+def test_every_shown_string_went_through_a_catalogue(tmp_path):
+    """In the pseudo language every translated string is marked ‹…›: what shows without the
+    marks (names and figures aside) was never translatable."""
+    result = drive("screens", "800x480", tmp_path, UI_LANG="pseudo")
+    found = {state: [p for p in problems if "not translated" in p]
+             for state, problems in result["problems"].items()}
+    assert {s: p for s, p in found.items() if p} == {}
+
+
+def test_only_legal_actions_are_offered_a_tap_on_another_says_why_and_undo_redo_say_what(
+        tmp_path):
     result = drive("legal", "800x480", tmp_path)
-    assert result["disabled_at_start"] == ["develop", "discover", "fly", "scan"]
+    assert result["unavailable_at_start"] == ["develop", "discover", "fly", "scan"]
+    assert "scanning happens on the planet where the ship is" in result["scan_refused"]
     assert len(result["jump_targets"]) == 8
     assert len(result["fly_targets"]) == 2  # the two ring neighbours only
+    assert result["undo_said"].startswith("Undone: Ann jumped to ")
     assert result["after_undo"] == {"at": None, "probes": 0, "action": 1}  # the jump undone
+    assert result["redo_said"].startswith("Redone: Ann jumped to ")
     assert result["after_redo_at"] == 2  # and redone: back on the third planet
 
 
@@ -59,31 +84,66 @@ def without_cards(event: dict) -> dict:
     return {k: v for k, v in event.items() if k not in ("card", "cards")}
 
 
-def test_a_game_entered_by_touch_gives_the_engines_journal_and_scores(tmp_path):
-    game = simulate(11, 2)
-    result = drive("touch_game", "800x480", tmp_path, UI_SEED="11")
+def script(players: int, seed: int, only_space: str, mistakes: float):  # type: ignore[no-untyped-def]
+    import random
+
+    from companion.simulate import Simulation
+    from tests.staging import only_space_at
+    order = only_space_at([int(v) for v in only_space.split(",")], random.Random(seed))
+    return Simulation(seed, players, hide_rate=0.4, tile_order=order,
+                      space_mistake_rate=mistakes).run()
+
+
+@pytest.mark.parametrize("players, seed, only_space, mistakes", [
+    # the special case, a space tile taken, a reveal, develop, discover, undo and redo
+    (2, 291, "7", 0.3),
+    # five players; two stacks of only space tiles make it a short game
+    (5, 81, "2,6", 0.02),
+])
+def test_a_whole_game_entered_by_taps_gives_the_engines_record_scores_and_bg_stats_code(
+        tmp_path, players, seed, only_space, mistakes):
+    game = script(players, seed, only_space, mistakes)
+    result = drive("touch_game", "800x480", tmp_path, UI_PLAYERS=str(players),
+                   UI_SEED=str(seed), UI_ONLY_SPACE=only_space, UI_SPACE_MISTAKES=str(mistakes))
     assert "refused" not in result, result.get("refused")
-    expected = [without_cards(e.to_json()) for e in game.events
-                if not isinstance(e, Inventory)]
+    assert result["setup_seen"] == ["Ann", "Ben", "Cleo", "Dev", "Eve"][:players]
+    expected = [without_cards(e.to_json()) for e in game.events if e.type != "tiles"]
     entered = [e for e in result["journal"] if e["type"] != "tiles"]
     assert entered == expected
-    inventories = {e["player"]: Counter(e["tiles"]) for e in result["journal"]
-                   if e["type"] == "tiles"}
-    assert inventories == {e.player: Counter(e.tiles) for e in game.events
-                           if isinstance(e, Inventory)}
-    assert result["score"] == score(game.game.state).to_json()
+    types = Counter(e["type"] for e in entered)
+    assert types["undo"] > 0 and types["redo"] > 0  # undo and redo were tapped too
+    assert any(e.get("only_space") for e in entered)  # through the special case's guard
+    if mistakes > 0.1:
+        assert any(e.get("tile") == "SPC" for e in entered)  # through the space tile's guard
+    assert result["screen_at_end"] == "end" and result["home_offers_tiles"] == 1
+    assert result["score"] == score(game.game.state).to_json()  # every tile entered right
+    # the BG Stats push link: the QR code on the screen reads back as the link, and the
+    # link's data is the play, every score known
+    link = result["bg_stats_link"]
+    assert result["qr_text"] == link
+    assert link.startswith("https://app.bgstatsapp.com/createPlay.html?data=")
+    play = json.loads(parse_qs(urlsplit(link).query)["data"][0])
+    assert play == result["bg_stats_play"]
+    assert play["game"]["bggId"] == 105199 and isinstance(play["game"]["bggId"], int)
+    totals = {p["name"]: p["score"] for p in play["players"]}
+    assert totals == {p["name"]: p["total"] for p in result["score"]["players"]}
+    assert all(isinstance(p[k], bool) for p in play["players"]
+               for k in ("winner", "startPlayer"))
 
 
-def test_a_restarted_app_resumes_at_the_same_turn_and_action(tmp_path):
+def test_a_restarted_app_resumes_at_the_same_turn_and_action_with_its_redo(tmp_path):
     first = drive("resume", "800x480", tmp_path, UI_PLAY="1")
-    assert first["resumed"] is None
+    assert first["resumed"] is None and first["played"]["redo"] is True
     again = drive("resume", "800x480", tmp_path)
     assert again["resumed_screen"] == "play"
     assert again["resumed"] == first["played"]
 
 
-def test_the_demo_table_plays_through_camera_and_tracker(tmp_path):
-    result = drive("demo", "800x480", tmp_path, UI_DEMO_TICKS="900")
-    assert result["camera_frames"] > 20
+def test_the_demo_plays_through_camera_and_tracker_and_a_touch_hands_over(tmp_path):
+    result = drive("demo", "800x480", tmp_path, UI_DEMO_SECONDS="90")
+    assert result["camera_frames"] > 20 and result["demo_hint_shown"]
     assert result["events"] > 0 and result["demo_counts"].get("camera", 0) > 0
-    assert list(ARTIFACTS.glob("demo-800x480*.png"))
+    assert result["running_after_touch"] is False  # paused: the table is the player's
+    assert result["undo_after_touch"] == 1  # and play goes on by touch, no crash
+    assert "/demo/" in result["calibration_path"]
+    assert (ARTIFACTS / "demo-en-800x480.png").exists()

@@ -1,14 +1,16 @@
 """Runs the real app in an offscreen window and drives it by touches, one scenario per run.
 
-Usage: python tests/ui_driver.py SCENARIO WIDTHxHEIGHT HOME OUT. Writes OUT/result.json and
+Usage: python tests/ui_driver.py SCENARIO WIDTHxHEIGHT HOME OUT. Writes OUT/result-*.json and
 screenshots into OUT. The UI tests start it in a fresh process for each scenario: Kivy keeps
-one window per process.
+one window per process (a scenario may resize it). UI_LANG picks the language (``pseudo`` marks
+every translated string, to find text that never went through a catalogue).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import random
 import sys
 import time
 from pathlib import Path
@@ -17,107 +19,136 @@ SCENARIO, SIZE, HOME, OUT = sys.argv[1], sys.argv[2], Path(sys.argv[3]), Path(sy
 START = time.monotonic()
 os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from ui.app import prepare_kivy  # noqa: E402
+from ui.launch import prepare_kivy  # noqa: E402
 
-prepare_kivy(HOME)
-from kivy.config import Config  # noqa: E402
-
-width, height = (int(v) for v in SIZE.split("x"))
-Config.set("graphics", "width", str(width))
-Config.set("graphics", "height", str(height))
+WIDTH, HEIGHT = (int(v) for v in SIZE.split("x"))
+prepare_kivy(HOME, (WIDTH, HEIGHT))
 
 from kivy.clock import Clock  # noqa: E402
 from kivy.core.window import Window  # noqa: E402
 from kivy.tests.common import UnitTestTouch  # noqa: E402
-from kivy.uix.button import Button  # noqa: E402
+from kivy.uix.modalview import ModalView  # noqa: E402
 from kivy.uix.scrollview import ScrollView  # noqa: E402
 
 from companion.journal import read_journal  # noqa: E402
+from companion.library import bg_stats_play, record_of  # noqa: E402
 from companion.rules import (Develop, Discover, End, Fly, Inventory, Jump, Redo,  # noqa: E402
-                             Scan, TopUp, Undo)
+                             Scan, TopUp, Undo, takes_tile)
 from companion.scoring import score  # noqa: E402
-from companion.simulate import simulate  # noqa: E402
-from ui.app import _app_class  # noqa: E402
+from companion.simulate import Simulation, simulate  # noqa: E402
+from companion.tracker import Proposal, TrackerView  # noqa: E402
+from ui import i18n  # noqa: E402
+from ui.app import CompanionApp  # noqa: E402
+from staging import only_space_at  # noqa: E402
+from ui_geometry import layout_problems, untranslated  # noqa: E402
 
-result: dict[str, object] = {"scenario": SCENARIO, "size": [width, height]}
+LANGUAGE = os.environ.get("UI_LANG", "en")
+SIZES = [tuple(int(v) for v in s.split("x")) for s in
+         os.environ.get("UI_SIZES", SIZE).split(",")]
 CAMERA = "demo" if SCENARIO in ("demo", "first_frame", "soak") else "none"
-app = _app_class()(camera=CAMERA, home=HOME)
+result: dict[str, object] = {"scenario": SCENARIO, "size": [WIDTH, HEIGHT],
+                             "language": LANGUAGE}
+app = CompanionApp(camera=CAMERA, home=HOME)
 
+
+# -- touching ---------------------------------------------------------------------------------
 
 def tap(widget) -> None:  # type: ignore[no-untyped-def]
     """A real touch, down and up, at the widget's centre (through the window), after
     scrolling it into view as a player would."""
-    parent = widget.parent
-    while parent is not None and parent is not Window and not isinstance(parent, ScrollView):
-        parent = parent.parent
-    if not isinstance(parent, ScrollView):
-        parent = None
-    if parent is not None:
-        parent.scroll_to(widget, padding=0, animate=False)
-        parent._update_effect_bounds()
-        parent.update_from_scroll()
+    node = widget.parent
+    while node is not None and node is not Window and not isinstance(node, ScrollView):
+        node = node.parent
+    if isinstance(node, ScrollView):
+        node.scroll_to(widget, padding=0, animate=False)
+        node._update_effect_bounds()
+        node.update_from_scroll()
     x, y = widget.to_window(*widget.center)
     touch = UnitTestTouch(x, y)
     touch.touch_down()
     touch.touch_up()
 
 
-def shot(name: str) -> None:
-    Window.screenshot(name=str(OUT / f"{name}-{SIZE}.png"))
-
-
-def buttons(widget):  # type: ignore[no-untyped-def]
-    return [w for w in widget.walk(restrict=True) if isinstance(w, Button)]
-
-
-def small_targets(screen) -> list[str]:  # type: ignore[no-untyped-def]
-    return [f"{b.text[:20]!r} {b.width:.0f}x{b.height:.0f}" for b in buttons(screen)
-            if b.opacity > 0 and b.width > 0 and min(b.width, b.height) < 48]
-
-
-def screen(name: str):  # type: ignore[no-untyped-def]
-    return app.root.get_screen(name)
-
-
-def choice(text: str):  # type: ignore[no-untyped-def]
-    for button in buttons(screen("play").ids.choices):
-        if button.text == text:
-            return button
-    raise LookupError(f"no choice {text!r} among "
-                      f"{[b.text for b in buttons(screen('play').ids.choices)]}")
-
-
-def start_game(players: int = 2) -> None:
-    app.show("setup")
-    setup = screen("setup")
-    yield
-    for i, row in enumerate(setup.player_rows()):
-        row.ids.playing.active = i < players
-    setup.ids.first.text = "Ann"
-    yield
-    tap(setup.ids.start)
-    yield
-
-
 def settle():  # type: ignore[no-untyped-def]
     """A few frames: nested layouts (a grid in a scroll view) settle over more than one."""
-    for _ in range(3):
+    for _ in range(2):
         yield
 
 
+def screen(name: str):  # type: ignore[no-untyped-def]
+    return app.manager.get_screen(name)
+
+
+def modal():  # type: ignore[no-untyped-def]
+    return next((w for w in Window.children if isinstance(w, ModalView)), None)
+
+
+def find(root, class_name: str, **match):  # type: ignore[no-untyped-def]
+    """The first widget under ``root`` of class ``class_name`` whose attributes match."""
+    for widget in root.walk(restrict=True):
+        if type(widget).__name__ == class_name and all(getattr(widget, k, None) == v
+                                                 for k, v in match.items()):
+            return widget
+    raise LookupError(f"no {class_name} {match} on screen")
+
+
+def shot(name: str) -> None:
+    """A screenshot, and what is wrong with the screen's layout (and language) now."""
+    size = f"{Window.width}x{Window.height}"
+    target = OUT / f"{name}-{LANGUAGE}-{size}.png"
+    taken = Window.screenshot(name=str(target))  # Kivy numbers the file: give it its name
+    if taken:
+        Path(taken).replace(target)
+    problems = layout_problems(Window)
+    if LANGUAGE == i18n.PSEUDO:
+        problems += untranslated(Window, data_words())
+    result.setdefault("problems", {})[f"{name} {size}"] = problems  # type: ignore[index]
+    result.setdefault("shots", []).append(name)  # type: ignore[union-attr]
+
+
+def data_words() -> set[str]:
+    """What the screens show as it is, in every language: names and the language names."""
+    words = {"Space Mission", "English", "Deutsch", "Italiano", "BG Stats"}
+    words |= {p.planet.name for p in app.box.planets}
+    state = app.session.state
+    if state is not None:
+        words |= {p.name for p in state.setup.players}
+    return words
+
+
+def close_modal():  # type: ignore[no-untyped-def]
+    view = modal()
+    if view is not None:
+        view.dismiss()
+    yield from no_modal()
+
+
+# -- entering a game by touch -----------------------------------------------------------------
+
 def enter(event):  # type: ignore[no-untyped-def]
-    """Enter one event by touch, as a player would on the play screen; a tap that did not take
-    (a widget still moving into place) is tapped again, as a player would."""
-    before = len(app.session.journal.game.events_in_effect)
+    """Enter one event by touch, as a player would, through every guard; a tap that did not
+    take (a widget still moving into place) is tapped again, as a player would."""
+    journal = app.session.journal
+    before = len(journal.game.log)
     for _ in range(3):
         yield from _enter_once(event)
         yield from settle()
-        if len(app.session.journal.game.events_in_effect) != before or app.session.message:
+        if len(journal.game.log) != before or app.message_kind == "refused":
             return
 
 
+def no_modal():  # type: ignore[no-untyped-def]
+    """Until a dialog being closed has gone (it fades out, and takes touches while it does)."""
+    for _ in range(50):
+        if modal() is None:
+            return
+        yield
+
+
 def _enter_once(event):  # type: ignore[no-untyped-def]
+    yield from no_modal()
     play = screen("play")
     if isinstance(event, Undo):
         tap(play.ids.undo)
@@ -127,149 +158,370 @@ def _enter_once(event):  # type: ignore[no-untyped-def]
         return
     if isinstance(event, End):
         tap(play.ids.end_now)
+        yield from settle()
+        tap(modal().ids.confirm)  # the guard: ending asks once
         return
-    if isinstance(event, Inventory):
-        return
-    if play.entering != event.type:
+    if app.entering != event.type:
         tap(play.ids[f"action_{event.type}"])
     yield from settle()
     if isinstance(event, TopUp):
-        tap(choice(f"discard {event.discard}, draw to 5"))
-    elif isinstance(event, (Jump, Fly)):
-        tap(choice(event.to))
-    elif isinstance(event, Scan) and event.only_space:
-        tap(choice("only space tiles found (first scan)"))
-    elif isinstance(event, (Scan, Develop, Discover)):
-        row = play._tile_row
-        if event.tile is not None:
-            row.ids.kind.text = next(v for v in row.ids.kind.values
-                                     if v.split(" ")[0] == event.tile)
-        row.ids.reveal.active = event.reveal
-        tap(choice(f"Confirm {event.type}"))
+        tap(find(play.ids.panel, "TouchButton", text=str(event.discard)))
+    elif isinstance(event, Jump | Fly):
+        index = [p.name for p in app.state.setup.planets].index(event.to)
+        tap(play.ids.board._views[index])
+    elif isinstance(event, Develop) and not takes_tile(app.state, event):
+        tap(find(play.ids.panel, "TouchButton", role="good"))
+    elif isinstance(event, Scan | Develop | Discover):
+        dialog = modal()
+        if isinstance(event, Scan) and event.only_space:
+            tap(find(dialog, "TouchButton", text=i18n._("First scan: only space tiles")))
+            yield from settle()
+            tap(modal().ids.confirm)  # the guard: the special case asks once
+            return
+        tap(find(dialog.ids.tiles, "TileButton", kind=event.tile or ""))
+        if event.reveal:
+            tap(find(dialog, "TouchButton",
+                     text=i18n._("Only space tiles are left now: turn them face up")))
+        yield
+        tap(find(dialog, "TouchButton", role="good"))
+        yield from settle()
+        answered = {id(dialog)}
+        for _ in range(2):  # the guards: a space tile's cost, the reveal
+            guard = modal()
+            if guard is not None and id(guard) not in answered:
+                answered.add(id(guard))
+                tap(guard.ids.confirm)
+                yield from settle()
 
+
+
+def enter_tiles(event: Inventory):  # type: ignore[no-untyped-def]
+    """A player's tiles on the end screen's picture buttons, then Save."""
+    end = screen("end")
+    if end.player != event.player:
+        tap(find(end.ids.players, "TouchButton", text=event.player))
+        yield from settle()
+    for kind in sorted(set(event.tiles)):
+        counter = find(end.ids.counts, "TileCounter", kind=kind)
+        while counter.count < event.tiles.count(kind):
+            tap(counter.ids.plus)
+            yield
+    tap(end.ids.save)
+    yield from settle()
+
+
+def start_game(players: int):  # type: ignore[no-untyped-def]
+    """Set-up by touch: seat new players by name, the start player, then the ring."""
+    tap(screen("home").ids.new_game)
+    yield from settle()
+    if modal() is not None:
+        tap(modal().ids.confirm)  # a game is unfinished: the guard asks once
+        yield from settle()
+    setup = screen("setup")
+    for name in ("Ann", "Ben", "Cleo", "Dev", "Eve")[:players]:
+        setup.ids.new_name.text = name
+        tap(setup.ids.add)
+        yield
+    tap(find(setup.ids.starters, "TouchButton", text="Ann"))
+    yield
+    tap(setup.ids.go)
+    yield from settle()
+    tap(setup.ids.go)
+    yield from settle()
+
+
+# -- scenarios --------------------------------------------------------------------------------
 
 def scenario_screens():  # type: ignore[no-untyped-def]
-    result["small_targets"] = {}
-    for name in ("home", "setup", "box", "calibration"):
-        app.show(name)
-        yield
-        yield
-        shot(name)
-        result["small_targets"][name] = small_targets(screen(name))
-    yield from start_game(3)
-    yield
-    shot("play")
-    result["small_targets"]["play"] = small_targets(screen("play"))
-    tap(screen("play").ids.action_jump)
-    yield
+    """Every screen and state, at each size asked for: screenshots and the layout check."""
+    if LANGUAGE != "en":
+        app.set_language(LANGUAGE)
+    yield from settle()
+    for width, height in SIZES:
+        Window.size = (width, height)
+        yield from settle()
+        yield from every_state()
+    result["missing"] = sorted(i18n.missing)
+
+
+def every_state():  # type: ignore[no-untyped-def]
+    app.session.close()
+    app._publish()
+    app.show("home")
+    yield from settle()
+    shot("home")
+    app.show("settings")
+    yield from settle()
+    shot("settings")
+    app.show("setup")
+    yield from settle()
+    setup = screen("setup")
+    setup.seats = []
+    setup.refresh()
+    yield from settle()
+    shot("setup-empty")
+    for name in ("Ann", "Benedetta", "Cleo", "Dev", "Eve"):
+        setup.seat(name)
+    yield from settle()
+    shot("setup-players")
+    setup.next_step()
+    yield from settle()
+    shot("setup-ring")
+    setup.pick_planet(3)
+    yield from settle()
+    shot("setup-planet-picker")
+    yield from close_modal()
+    sim = Simulation(5, 5, hide_rate=0.3)
+    game = sim.run()
+    app.session.start(game.setup)
+    app._publish()
+    app.show("play")
+    yield from settle()
+    shot("play-start")
+    play = screen("play")
+    play.tap_action("scan")  # not possible on the gate: the reason is said
+    yield from settle()
+    shot("play-refused")
+    for event in game.events[:40]:
+        app.session.play(event)
+    app._publish()
+    app.say(app.log_lines()[-1].text, "done")
+    yield from settle()
+    shot("play-mid")
+    play.tap_action("jump")
+    yield from settle()
     shot("play-jump")
-    tap(screen("play").ids.end_now)
-    yield
-    yield
-    shot("end")
-    result["current"] = app.root.current
-    result["small_targets"]["end"] = small_targets(screen("end"))
+    play.cancel()
+    play.tap_action("top_up")
+    yield from settle()
+    shot("play-top-up")
+    play.cancel()
+    kind = next(k for k in ("discover", "scan", "develop") if play.available[k])
+    play.tap_action(kind)
+    yield from settle()
+    shot("play-tile-dialog")
+    dialog = modal()
+    if dialog is not None and hasattr(dialog, "choose"):
+        dialog.choose("SPC" if game.setup.variant == "table" else None)
+        dialog.toggle_reveal()
+        yield from settle()
+        shot("play-tile-dialog-space")
+    yield from close_modal()
+    play.cancel()
+    state = app.state
+    jump = next(e for e in play._legal["jump"])
+    app.view = TrackerView((Proposal(jump, cards=(_card("B3/G2"),)),))
+    yield from settle()
+    shot("play-proposal")
+    scans = [Proposal(e, cards=(_card("G2/O1"),)) for e in play._legal.get("jump", [])[:3]]
+    app.view = TrackerView(tuple(scans))
+    yield from settle()
+    shot("play-proposals")
+    app.view = TrackerView()
+    play.end_game()
+    yield from settle()
+    shot("play-end-guard")
+    yield from close_modal()
+    play.inspect_planet(state.setup.planets[0].name)
+    yield from settle()
+    shot("play-planet")
+    yield from close_modal()
+    play.inspect_player(state.setup.players[0].name)
+    yield from settle()
+    shot("play-player")
+    yield from close_modal()
+    play.show_legend()
+    yield from settle()
+    shot("play-legend")
+    yield from close_modal()
+    for event in game.events[40:]:
+        if isinstance(event, Inventory):
+            break
+        app.session.play(event)
+    app._publish()
+    yield from settle()
+    if app.manager.current != "end":
+        shot("play-final")
+        app.session.play(End())
+        app._publish()
+        yield from settle()
+    app.show("end")
+    yield from settle()
+    shot("end-tiles")
+    for event in game.events:
+        if isinstance(event, Inventory):
+            app.session.play(event)
+    app._publish()
+    yield from settle()
+    shot("end-results")
+    app.show("history")
+    yield from settle()
+    shot("history")
+    app.show("home")
+    yield from settle()
+    shot("home-games")
+    app.show("box")
+    yield from settle()
+    shot("box")
+    app.show("calibration")
+    yield from settle()
+    shot("calibration")
+
+
+def _card(code: str):  # type: ignore[no-untyped-def]
+    from companion.rules import Card
+    return Card.parse(code)
+
+
+def touch_game_script():  # type: ignore[no-untyped-def]
+    """The simulated game to enter: UI_PLAYERS, UI_SEED, UI_ONLY_SPACE (ring positions whose
+    stacks hold only space tiles, for the special case) and UI_SPACE_MISTAKES (how often a
+    player takes a space tile)."""
+    players = int(os.environ.get("UI_PLAYERS", "2"))
+    seed = int(os.environ.get("UI_SEED", "11"))
+    staged = os.environ.get("UI_ONLY_SPACE")
+    order = None if not staged else only_space_at([int(v) for v in staged.split(",")],
+                                                  random.Random(seed))
+    mistakes = float(os.environ.get("UI_SPACE_MISTAKES", "0.02"))
+    return Simulation(seed, players, hide_rate=0.4, tile_order=order,
+                      space_mistake_rate=mistakes).run()
+
+
+def scenario_touch_game():  # type: ignore[no-untyped-def]
+    """A simulated game entered by touches through every guard, with undo and redo, the tiles
+    entered at the end (one player's later, after leaving the end screen and reopening the game
+    from home), and the BG Stats code read back. Cards cannot be named by touch, so the expected
+    record is the simulation's without card codes."""
+    game = touch_game_script()
+    players = len(game.setup.players)
+    yield from start_game(players)
+    result["setup_seen"] = [p.name for p in app.state.setup.players]
+    # the set-up screen made its own ring: play the simulation's instead (same players)
+    app.session.start(game.setup)
+    app._publish()
+    app.show("play")
+    yield from settle()
+    journal = app.session.journal
+    for number, event in enumerate(game.events):
+        if isinstance(event, Inventory):
+            break
+        before = len(journal.game.log)
+        yield from enter(event)
+        if len(journal.game.log) == before:
+            result["refused"] = f"event {number} {event.to_json()} not entered: {app.message}"
+            return
+    for _ in range(20):
+        yield
+    result["screen_at_end"] = app.manager.current
+    result["ended"] = app.state.ended
+    state = app.state
+    missing = [seat.name for seat, p in zip(state.setup.players, state.players)
+               if any(t is None for t in p.tiles)]
+    inventories = [e for e in game.events if isinstance(e, Inventory) and e.player in missing]
+    for event in inventories[:-1]:
+        yield from enter_tiles(event)
+    # leave before the last player's tiles: home offers to enter them, any time later
+    tap(screen("end").ids.menu)
+    yield from settle()
+    waiting = [b for b in screen("home").ids.waiting.children]
+    result["home_offers_tiles"] = len(waiting)
+    app.session.close()
+    tap(waiting[0])
+    yield from settle()
+    yield from enter_tiles(inventories[-1])
+    yield from settle()
+    shot(f"end-touch-game-{players}")
+    contents = read_journal(journal.path)
+    result["journal"] = [e.to_json() for e in contents.events]
+    result["score"] = score(contents.game.state).to_json()
+    end = screen("end")
+    result["bg_stats_link"] = end.link
+    result["bg_stats_play"] = bg_stats_play(record_of(journal.path)) if end.link else None
+    result["qr_text"] = decode_qr(end.ids.qr)
+
+
+def decode_qr(widget) -> str | None:  # type: ignore[no-untyped-def]
+    """Read the QR code the screen shows, from its pixels, as a phone would."""
+    import numpy as np
+    import zxingcpp
+    texture = widget.texture
+    if texture is None:
+        return None
+    pixels = np.frombuffer(texture.pixels, np.uint8).reshape(texture.height, texture.width, 4)
+    found = zxingcpp.read_barcodes(np.ascontiguousarray(pixels[::-1, :, :3]))
+    return found[0].text if found else None
 
 
 def scenario_legal():  # type: ignore[no-untyped-def]
     yield from start_game(2)
     play = screen("play")
     kinds = ("top_up", "jump", "fly", "scan", "develop", "discover")
-    result["disabled_at_start"] = sorted(k for k in kinds if play.ids[f"action_{k}"].disabled)
+    result["unavailable_at_start"] = sorted(k for k in kinds if not play.available[k])
+    tap(play.ids.action_scan)  # not possible on the gate: a tap says why
+    yield from settle()
+    result["scan_refused"] = app.message
     tap(play.ids.action_jump)
-    yield
-    result["jump_targets"] = [b.text for b in buttons(play.ids.choices)]
-    tap(choice(app.session.state.setup.planets[2].name))
-    yield
+    yield from settle()
+    result["jump_targets"] = list(play.targets)
+    tap(play.ids.board._views[2])
+    yield from settle()
     tap(play.ids.action_fly)
-    yield
-    result["fly_targets"] = [b.text for b in buttons(play.ids.choices)]
+    yield from settle()
+    result["fly_targets"] = list(play.targets)
     shot("play-fly")
     tap(play.ids.undo)
-    yield
-    result["after_undo"] = {"at": app.session.state.players[0].at,
-                            "probes": app.session.state.players[0].probes,
-                            "action": app.session.state.action}
+    yield from settle()
+    result["undo_said"] = app.message
+    result["after_undo"] = {"at": app.state.players[0].at, "probes": app.state.players[0].probes,
+                            "action": app.state.action}
     tap(play.ids.redo)
-    yield
-    result["after_redo_at"] = app.session.state.players[0].at
+    yield from settle()
+    result["redo_said"] = app.message
+    result["after_redo_at"] = app.state.players[0].at
     result["rss_mb"] = rss_mb()
-
-
-def scenario_touch_game():  # type: ignore[no-untyped-def]
-    """A simulated game entered by touches; cards cannot be named by touch, so the expected
-    record is the simulation's without card codes."""
-    game = simulate(int(os.environ.get("UI_SEED", "11")), 2)
-    yield from start_game(2)
-    setup = app.session.state.setup
-    script = [e for e in game.events]
-    # the app's set-up has its own ring: play the simulation's ring instead
-    app.session.start(game.setup)
-    app.show("play")
-    yield
-    for number, event in enumerate(script):
-        if isinstance(event, Inventory):
-            continue
-        before = len(app.session.journal.game.events_in_effect)
-        yield from enter(event)
-        after = len(app.session.journal.game.events_in_effect)
-        if after == before:
-            result["refused"] = f"event {number} {event.to_json()} not entered: " \
-                                f"{app.session.message}"
-            break
-        if app.session.message:
-            result["refused"] = f"{event.to_json()}: {app.session.message}"
-            break
-    yield
-    end = screen("end")
-    for event in script:
-        if not isinstance(event, Inventory):
-            continue
-        end.choose(event.player)
-        yield
-        for kind in set(event.tiles):
-            for _ in range(event.tiles.count(kind) - end.counts[kind]):
-                end.bump(kind, 1)
-        save = next(b for b in buttons(end) if b.text.startswith("Save"))
-        tap(save)
-        yield
-    shot("end-touch-game")
-    contents = read_journal(app.session.journal.path)
-    result["journal"] = [e.to_json() for e in contents.events]
-    result["score"] = score(contents.game.state).to_json()
-    result["unused_setup_ring"] = [p.name for p in setup.planets]
 
 
 def scenario_resume():  # type: ignore[no-untyped-def]
     state = app.session.state
-    result["resumed_screen"] = app.root.current
+    result["resumed_screen"] = app.manager.current
     result["resumed"] = None if state is None else {
-        "current": state.current_name, "action": state.action, "turn": state.turn}
+        "current": state.current_name, "action": state.action, "turn": state.turn,
+        "redo": app.session.can_redo}
     if os.environ.get("UI_PLAY"):
         yield from start_game(2)
-        yield from enter(Jump(app.session.state.setup.planets[0].name))
-        yield
-        yield from enter(Fly(app.session.state.setup.planets[1].name))
-        yield
+        planets = app.state.setup.planets
+        yield from enter(Jump(planets[0].name))
+        yield from enter(Fly(planets[1].name))
         yield from enter(TopUp(0))
-        yield
-        state = app.session.state
+        yield from enter(Undo())  # redo waits in the record across the restart
+        state = app.state
         result["played"] = {"current": state.current_name, "action": state.action,
-                            "turn": state.turn}
+                            "turn": state.turn, "redo": app.session.can_redo}
     yield
 
 
 def scenario_demo():  # type: ignore[no-untyped-def]
-    for _ in range(int(os.environ.get("UI_DEMO_TICKS", "60"))):
-        if app.demo.counts["camera"] >= 3:
-            break
+    deadline = time.monotonic() + float(os.environ.get("UI_DEMO_SECONDS", "10"))
+    while time.monotonic() < deadline and app.demo.counts["camera"] < 3:
         yield
-    yield
-    yield
+    yield from settle()
     shot("demo")
     result["events"] = len(app.session.journal.game.events_in_effect)
     result["demo_counts"] = dict(app.demo.counts)
     result["camera_frames"] = app.camera.frames
+    result["demo_hint_shown"] = bool(app.demo_hint)
+    # a player's touch pauses the demo and hands the table over; play goes on by touch
+    tap(screen("play").ids.legend)
+    yield from settle()
+    yield from close_modal()
+    result["running_after_touch"] = app.demo_running
+    before = len(app.session.journal.game.log)
+    tap(screen("play").ids.undo)
+    yield from settle()
+    for _ in range(20):
+        yield
+    result["undo_after_touch"] = len(app.session.journal.game.log) - before
+    result["calibration_path"] = str(app.calibration_path)
     result["rss_mb"] = rss_mb()
 
 
@@ -287,8 +539,7 @@ def scenario_kill_play():  # type: ignore[no-untyped-def]
     print("ready", flush=True)
     confirmed = 0
     for event in game.events:
-        ok = app.session.undo() if isinstance(event, Undo) else app.session.play(event)
-        if ok:
+        if app.session.play(event):
             confirmed += 1
             print(confirmed, flush=True)
         yield
@@ -332,22 +583,25 @@ def drive(steps):  # type: ignore[no-untyped-def]
     def step(_dt: float) -> None:
         try:
             next(steps)
-            Clock.schedule_once(step, 0.05)
+            Clock.schedule_once(step, 0)  # the next frame
         except StopIteration:
             finish()
         except Exception as error:  # report it, and stop the app
+            import traceback
             result["error"] = repr(error)
+            result["traceback"] = traceback.format_exc()
             finish()
     Clock.schedule_once(step, 0.3)
 
 
 def finish() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
-    (OUT / f"result-{SCENARIO}-{SIZE}.json").write_text(json.dumps(result, default=str))
+    name = f"result-{SCENARIO}-{LANGUAGE}-{os.environ.get('UI_PLAYERS', '')}{SIZE}.json"
+    (OUT / name).write_text(json.dumps(result, default=str))
     app.stop()
 
 
-def on_start(*_: object) -> None:
+def on_start(*_args: object) -> None:
     drive(SCENARIOS[SCENARIO]())
 
 

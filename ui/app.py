@@ -1,190 +1,365 @@
-"""The table app (`companion run`): screens, the camera worker, the session.
+"""The table app (`companion run`): one App whose typed properties the screens bind to.
 
-With no camera (or ``--camera demo``) it runs the demo table: a simulated game played on the
-synthetic table, read through the real pipeline, its games kept apart from real ones.
+The app owns the plumbing (the session with its journal, the camera worker, the demo table) and
+publishes what the screens show as Kivy properties: the game state and its revision, the
+camera's proposals, the camera's status, the last message, the window's scale and the language.
+Screens bind to them and call the app to change the game; the clock only hands the camera's
+newest view over, ten times a second.
+
+Import this module only after ``ui.launch.prepare_kivy``: Kivy reads its settings on import.
 """
 
 from __future__ import annotations
 
-import os
+import logging
 from pathlib import Path
 
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.lang import Builder
+from kivy.properties import (BooleanProperty, NumericProperty, ObjectProperty, OptionProperty,
+                             StringProperty)
+from kivy.uix.screenmanager import NoTransition, ScreenManager
+
+from companion.box import BoxProfileError, load_box
 from companion.library import Library, default_home
-from ui.system import kiosk_touch_config, notify
+from companion.observations import Observation
+from companion.rules import Event, Setup
+from companion.tracker import Proposal, TrackerView
+from ui import i18n
+from ui.camera import CameraWorker, source_opener
+from ui.demo import DemoMove, DemoTable
+from ui.i18n import _
+from ui.preferences import Preferences, load_preferences, save_preferences
+from ui.screens import theme
+from ui.screens.box_setup import BoxSetupScreen
+from ui.screens.calibration_view import CalibrationScreen
+from ui.screens.end import EndScreen
+from ui.screens.game_setup import GameSetupScreen
+from ui.screens.history import HistoryScreen
+from ui.screens.home import HomeScreen
+from ui.screens.play import PlayScreen
+from ui.screens.settings import SettingsScreen
+from ui.session import Session
+from ui.system import notify
+from ui.words import error_text, log_lines
+from vision.config import Calibration, CalibrationError, load_calibration
 
-KV_FILES = ("widgets", "home", "game_setup", "play", "end", "box_setup", "calibration_view")
+log = logging.getLogger(__name__)
+
+KV_FILES = ("widgets", "board", "home", "game_setup", "play", "end", "history", "settings",
+            "box_setup", "calibration_view")
+SCREENS = {"home": HomeScreen, "setup": GameSetupScreen, "play": PlayScreen, "end": EndScreen,
+           "history": HistoryScreen, "settings": SettingsScreen, "box": BoxSetupScreen,
+           "calibration": CalibrationScreen}
+DEMO_TAP_SECONDS = 0.9
+"""How long the demo's player shows a tap before making it: long enough to be watched."""
 
 
-def prepare_kivy(home: Path) -> None:
-    """Kivy reads these when first imported: no argument parsing of ours, settings kept in the
-    companion's home, the official 800x480 touchscreen size unless told otherwise."""
-    os.environ.setdefault("KIVY_NO_ARGS", "1")
-    os.environ.setdefault("KIVY_HOME", str(home / "kivy"))
-    Path(os.environ["KIVY_HOME"]).mkdir(parents=True, exist_ok=True)
-    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
-    os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")  # no probing for X clipboard tools
+class CompanionApp(App):
+    title = "Space Mission companion"
 
+    state = ObjectProperty(None, allownone=True)
+    """The game state of the open record (None when no game is open)."""
+    revision = NumericProperty(0)
+    """Grows with every line the record gains, and when another record is opened."""
+    view = ObjectProperty(TrackerView())
+    """What the camera proposes and flags now."""
+    camera_status = StringProperty("")
+    """The camera's state in the players' words; empty when all is well."""
+    message = StringProperty("")
+    """The last result the players should read: an action done, undone, or refused."""
+    message_kind = OptionProperty("info", options=["info", "done", "refused"])
+    scale = NumericProperty(1.0)
+    """The window's size over 800x480: every size on screen is multiplied by it."""
+    language = StringProperty("en")
+    entering = StringProperty("")
+    """The action the players are entering by touch ('' when none): the camera fills it in."""
+    inventory_for = StringProperty("")
+    """Whose tiles the end screen is reading from the scan tray ('' when none)."""
+    demo_running = BooleanProperty(False)
+    demo_hint = StringProperty("")
+    """What the demo's player does now, shown so a newcomer can follow the loop."""
+    demo_move = ObjectProperty(None, allownone=True)
+    """The demo player's move being shown (its proposal's Confirm looks pressed)."""
 
-def run(camera: str = "auto", home: Path | None = None, auto_confirm: bool = False,
-        fullscreen: bool = False, size: tuple[int, int] = (800, 480)) -> None:
-    home = home or default_home()
-    prepare_kivy(home)
-    from kivy.config import Config
-    Config.set("graphics", "width", str(size[0]))
-    Config.set("graphics", "height", str(size[1]))
-    if fullscreen:
-        Config.set("graphics", "fullscreen", "auto")
-    if fullscreen or os.environ.get("COMPANION_KIOSK"):
-        kiosk_touch_config(Config)
-    else:
-        Config.set("input", "mouse", "mouse,disable_multitouch")
-    _app_class()(camera=camera, home=home, auto_confirm=auto_confirm).run()
+    def __init__(self, camera: str = "auto", home: Path | None = None,
+                 auto_confirm: bool = False, demo_seed: int = 7, demo_players: int = 3,
+                 **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self.camera_spec = camera
+        self.home = Path(home) if home is not None else default_home()
+        self.auto_confirm_asked = auto_confirm
+        self.demo_seed, self.demo_players = demo_seed, demo_players
+        self.demo: DemoTable | None = None
+        self.camera: CameraWorker | None = None
+        self.preferences = Preferences()
+        self._published: tuple[int, int] = (0, -1)
+        self._log_key: tuple[int, str, int] | None = None
+        self._log: list = []  # type: ignore[type-arg]
 
+    # -- building ------------------------------------------------------------------------------
 
-def _app_class() -> type:
-    from kivy.app import App
-    from kivy.clock import Clock
-    from kivy.lang import Builder
-    from kivy.uix.screenmanager import NoTransition, ScreenManager
-
-    from companion.box import load_box
-    from companion.observations import Observation
-    from companion.tracker import TrackerView
-    from ui.box_setup import BoxSetupScreen
-    from ui.calibration_view import CalibrationScreen
-    from ui.camera import CameraWorker, source_opener
-    from ui.demo import DemoTable
-    from ui.end import EndScreen
-    from ui.game_setup import GameSetupScreen
-    from ui.home import HomeScreen
-    from ui.play import PlayScreen
-    from ui.session import Session
-    from vision.config import Calibration, CalibrationError, load_calibration
-
-    class CompanionApp(App):  # type: ignore[misc, valid-type]
-        title = "Space Mission companion"
-
-        def __init__(self, camera: str = "auto", home: Path | None = None,
-                     auto_confirm: bool = False, demo_seed: int = 7, demo_players: int = 3,
-                     **kwargs: object) -> None:
-            super().__init__(**kwargs)
-            self.camera_spec = camera
-            self.home = Path(home) if home is not None else default_home()
-            self.auto_confirm = auto_confirm
-            self.demo_seed, self.demo_players = demo_seed, demo_players
-            self.demo: DemoTable | None = None
-            self.camera: CameraWorker | None = None
-
-        # -- building ------------------------------------------------------------------------
-
-        def build(self) -> ScreenManager:
-            self.box_path = self.home / "box.json"
+    def build(self) -> ScreenManager:
+        self.home.mkdir(parents=True, exist_ok=True)
+        self.preferences_path = self.home / "preferences.json"
+        self.preferences = load_preferences(self.preferences_path)
+        self.language = i18n.set_language(self.preferences.language)
+        self.box_path = self.home / "box.json"
+        try:
             self.box = load_box(self.box_path if self.box_path.exists() else None)
-            self.calibration_path = self.home / "calibration.json"
-            self.calibration = Calibration()
-            if self.calibration_path.exists():
-                try:
-                    self.calibration = load_calibration(self.calibration_path)
-                except CalibrationError:
-                    pass  # shown on the calibration screen; play goes on uncalibrated
-            manual = self.camera_spec == "none"
-            opener = None if manual or self.camera_spec == "demo" else source_opener(
-                self.camera_spec)
-            demo = opener is None and not manual
-            self.library = Library(self.home / "demo" if demo else self.home)
-            self.session = Session(self.library, self.auto_confirm)
-            for name in KV_FILES:
-                Builder.load_file(str(Path(__file__).with_name(f"{name}.kv")))
-            manager = ScreenManager(transition=NoTransition())
-            self._screens = {"home": HomeScreen, "setup": GameSetupScreen, "play": PlayScreen,
-                             "end": EndScreen, "box": BoxSetupScreen,
-                             "calibration": CalibrationScreen}
-            start = "home"
-            if demo:
-                table = self.demo = DemoTable.simulated(self.demo_seed, self.demo_players)
-                self.session.start(table.setup)
-                self.camera = CameraWorker(lambda: table, Calibration(),
-                                           on_frame=self._demo_frame)
-                start = "play"
-            else:
-                if opener is not None:
-                    self.camera = CameraWorker(opener, self.calibration)
-                if self.session.resume():
-                    ended = self.session.state is not None and self.session.state.ended
-                    start = "end" if ended else "play"
-            self._add_screen(manager, start)
-            Clock.schedule_interval(self._tick, 0.1)
-            return manager
+        except BoxProfileError as error:  # a damaged profile of the user's: the shipped one
+            log.warning("%s", error)
+            self.box = load_box()
+        manual = self.camera_spec == "none"
+        opener = None if manual or self.camera_spec == "demo" else source_opener(
+            self.camera_spec)
+        demo = opener is None and not manual
+        self.data_home = self.home / "demo" if demo else self.home
+        """Games and calibration: a demo's stay apart from the real ones."""
+        self.library = Library(self.data_home)
+        self.calibration_path = self.data_home / "calibration.json"
+        self.calibration = Calibration()
+        if self.calibration_path.exists():
+            try:
+                self.calibration = load_calibration(self.calibration_path)
+            except CalibrationError as error:
+                log.warning("%s", error)  # shown on the calibration screen; play goes on
+        self.session = Session(self.library,
+                               self.auto_confirm_asked or self.preferences.auto_confirm)
+        for name in KV_FILES:
+            Builder.load_file(str(Path(__file__).parent / "screens" / f"{name}.kv"))
+        Window.clearcolor = theme.BACKGROUND
+        Window.softinput_mode = "below_target"
+        Window.bind(size=self._rescale, on_touch_down=self._touched)
+        self._rescale(Window, Window.size)
+        manager = ScreenManager(transition=NoTransition())
+        start = "home"
+        if demo:
+            table = self.demo = DemoTable.simulated(self.demo_seed, self.demo_players)
+            self.session.start(table.setup)
+            self.camera = CameraWorker(lambda: table, Calibration())
+            self.demo_running = True
+            self.demo_hint = _("Demo: a simulated group plays; the camera reads the table. "
+                               "Touch the screen to take over.")
+            start = "play"
+        else:
+            if opener is not None:
+                self.camera = CameraWorker(opener, self.calibration)
+            if self.session.resume():
+                start = "end" if self.session.state is not None and \
+                    self.session.state.ended else "play"
+        self._publish()
+        self.manager = manager
+        self.show(start)
+        Clock.schedule_interval(self._tick, 0.1)
+        return manager
 
-        def _add_screen(self, manager: ScreenManager, name: str) -> None:
-            """Screens are built when first shown: the kiosk's memory goes to the camera."""
-            if not manager.has_screen(name):
-                manager.add_widget(self._screens[name](name=name))
-            manager.current = name
+    def _rescale(self, _window: object, size: tuple[int, int]) -> None:
+        self.scale = theme.scale_for(*size)
 
-        def on_start(self) -> None:
-            if self.camera is not None:
-                self.camera.start()
-            notify("READY=1")
+    def show(self, name: str) -> None:
+        """Go to a screen, building it the first time it is shown. What was said on the last
+        screen is not carried over to the next."""
+        if self.manager.current != name:
+            self.say("")
+        if not self.manager.has_screen(name):
+            self.manager.add_widget(SCREENS[name](name=name))
+        self.manager.current = name
 
-        def on_stop(self) -> None:
-            if self.camera is not None:
-                self.camera.stop()
-            self.session.close()
+    def on_start(self) -> None:
+        if self.camera is not None:
+            self.camera.start()
+        notify("READY=1")
 
-        # -- the loop ------------------------------------------------------------------------
+    def on_stop(self) -> None:
+        if self.camera is not None:
+            self.camera.stop()
+        self.session.close()
 
-        def _demo_frame(self, _: int) -> None:
-            """On the camera thread: the demo's simulated player looks and acts."""
-            assert self.demo is not None and self.camera is not None
-            self.demo.act(self.session, self.camera.latest.seen)
+    # -- the loop ------------------------------------------------------------------------------
 
-        def _tick(self, _: float) -> None:
-            """On the UI thread, ten times a second: hand what the camera sees to the screen,
-            and tell systemd's watchdog the app is alive (the UI loop runs and the camera loop
-            has not died; a camera that is merely missing is retried, not a hang)."""
-            if self.camera is None or self.camera.alive:
-                notify("WATCHDOG=1")
-            state = self.session.state
-            if state is None:
-                return
-            screen = self.root.current_screen
-            # with no camera, or with the demo's own player confirming, nothing is proposed here
-            looking = self.camera is not None and self.demo is None
-            seen = self.camera_seen()
-            if isinstance(screen, PlayScreen):
-                view = (self.session.look(seen, screen.entering or None) if looking
-                        else TrackerView())
-                screen.camera_text = self.camera.latest.status if self.camera else ""
-                screen.show(self.session.state, view)
-            elif isinstance(screen, EndScreen) and screen.player and looking:
-                screen.show(self.session.look(seen, inventory_for=screen.player))
+    def _tick(self, _dt: float) -> None:
+        """Ten times a second: tell systemd's watchdog the app is alive (the loop runs and the
+        camera thread has not died; a camera merely missing is retried, not a hang), and hand
+        the camera's newest view to the screens."""
+        if self.camera is None or self.camera.alive:
+            notify("WATCHDOG=1")
+        self.camera_status = self._camera_words()
+        if self.session.state is None or self.camera is None:
+            return
+        seen = self.camera.latest.seen
+        inventory = self.inventory_for or (self.demo.inventory_for if self.demo_running
+                                           and self.demo is not None else None)
+        view = self.session.look(seen, self.entering or None, inventory or None)
+        self._publish()  # auto-confirm may have played a proposal
+        if view != self.view:
+            self.view = view
+        if self.demo_running and self.demo_move is None:
+            self._demo_decide()
 
-        # -- for the screens -----------------------------------------------------------------
+    def _camera_words(self) -> str:
+        if self.camera is None:
+            return ""
+        status = self.camera.latest.status
+        return {"ready": "", "starting": _("Starting the camera…"),
+                "missing": _("No camera found: touch entry works; retrying."),
+                "lost": _("Camera lost: touch entry still works; retrying.")}.get(status, "")
 
-        def show(self, name: str) -> None:
-            self._add_screen(self.root, name)
+    def _publish(self) -> None:
+        """The session's game as the screens' properties: a new revision when the record gained
+        a line or another record was opened."""
+        journal = self.session.journal
+        seen = (id(journal), 0 if journal is None else len(journal.game.log))
+        if seen != self._published:
+            self._published = seen
+            self.state = self.session.state
+            self.revision += 1
 
-        def camera_frame(self):  # type: ignore[no-untyped-def]
-            return None if self.camera is None else self.camera.latest.frame
+    # -- what the screens ask of the game ------------------------------------------------------
 
-        def camera_status(self) -> str:
-            if self.camera is None:
-                return "no camera: touch-only play"
-            return self.camera.latest.status
+    def play(self, event: Event) -> bool:
+        """Play an event from a tap or a confirmed proposal; say what happened either way."""
+        ok = self.session.play(event)
+        self._publish()
+        if ok:
+            lines = self.log_lines()
+            self.say(lines[-1].text if lines else "", "done")
+        else:
+            self.say(error_text(self.session.error) if self.session.error else "", "refused")
+        return ok
 
-        def camera_seen(self) -> Observation:
-            return Observation() if self.camera is None else self.camera.latest.seen
+    def undo(self) -> bool:
+        if not self.session.can_undo:
+            self.say(_("There is nothing to undo."), "refused")
+            return False
+        return self.play_journal_line("undo")
 
-        @staticmethod
-        def total_text(total: int | None) -> str:
-            return "?" if total is None else str(total)
+    def redo(self) -> bool:
+        if not self.session.can_redo:
+            self.say(_("There is nothing to redo."), "refused")
+            return False
+        return self.play_journal_line("redo")
 
-    return CompanionApp
+    def play_journal_line(self, kind: str) -> bool:
+        ok = self.session.undo() if kind == "undo" else self.session.redo()
+        self._publish()
+        if ok:
+            self.say(self.log_lines()[-1].text, "done")
+        else:
+            self.say(error_text(self.session.error) if self.session.error else "", "refused")
+        return ok
 
+    def confirm(self, proposal: Proposal) -> bool:
+        return self.play(proposal.event)
 
-def __getattr__(name: str) -> type:
-    # the App class needs Kivy, and Kivy must be prepared before it is imported
-    if name == "CompanionApp":
-        return _app_class()
-    raise AttributeError(name)
+    def dismiss(self, proposals: list[Proposal]) -> None:
+        for proposal in proposals:
+            self.session.dismiss(proposal)
+        self.view = TrackerView((), self.view.flags)
+
+    def say(self, text: str, kind: str = "info") -> None:
+        self.message, self.message_kind = text, kind
+
+    def log_lines(self) -> list:  # type: ignore[type-arg]
+        """The record as sentences, worked out once per revision (and language)."""
+        journal = self.session.journal
+        if journal is None:
+            return []
+        key = (self.revision, self.language, len(journal.game.log))
+        if self._log_key != key:
+            self._log_key, self._log = key, log_lines(journal.game.setup, journal.game.log)
+        return self._log
+
+    def start_game(self, setup: Setup) -> bool:
+        if not self.session.start(setup):
+            self.say(error_text(self.session.error) if self.session.error else "", "refused")
+            return False
+        self.remember_players([(p.name, p.color) for p in setup.players])
+        self._publish()
+        self.show("play")
+        self.say(_("New game: {player} begins.").format(player=setup.first), "info")
+        return True
+
+    def open_record(self, path: Path) -> bool:
+        """Open a kept game: to play on, or to enter the tiles of a finished one."""
+        if not self.session.open(path):
+            self.say(error_text(self.session.error) if self.session.error else "", "refused")
+            return False
+        self._publish()
+        state = self.session.state
+        self.show("end" if state is not None and state.ended else "play")
+        self.say(self.session.notice, "info")
+        return True
+
+    # -- what the app remembers ----------------------------------------------------------------
+
+    def remember_players(self, seats: list[tuple[str, str]]) -> None:
+        self._save_preferences(self.preferences.with_players(seats))
+
+    def set_language(self, code: str) -> None:
+        """Switch the language, remember it, and build every screen anew in it."""
+        self.language = i18n.set_language(code)
+        self._save_preferences(Preferences(self.language, self.preferences.roster,
+                                           self.preferences.auto_confirm))
+        current = self.manager.current
+        self.manager.clear_widgets()
+        self.say("", "info")
+        self.show(current)
+
+    def set_auto_confirm(self, on: bool) -> None:
+        self.session.auto_confirm = on
+        self._save_preferences(Preferences(self.preferences.language, self.preferences.roster,
+                                           on))
+
+    def _save_preferences(self, preferences: Preferences) -> None:
+        self.preferences = preferences
+        try:
+            save_preferences(preferences, self.preferences_path)
+        except OSError as error:
+            self.say(error_text(error), "refused")
+
+    # -- the demo ------------------------------------------------------------------------------
+
+    def _demo_decide(self) -> None:
+        assert self.demo is not None
+        move = self.demo.decide(self.view)
+        if move is None:
+            if self.demo.finished:
+                self.demo_running = False
+                self.demo_hint = _("Demo: the game is over. Start your own from the menu.")
+            return
+        self.demo_move = move
+        self.demo_hint = (_("Demo: the player confirms what the camera proposes.")
+                          if move.how == "camera" else
+                          _("Demo: the player enters this by touch."))
+        Clock.schedule_once(self._demo_act, DEMO_TAP_SECONDS)
+
+    def _demo_act(self, _dt: float) -> None:
+        move: DemoMove | None = self.demo_move
+        self.demo_move = None
+        if move is None or self.demo is None or not self.demo_running:
+            return
+        ok = self.play(move.event)
+        self.demo.moved(move, ok)
+        if not ok:
+            self.demo_running = False
+            self.demo_hint = _("Demo stopped: the table is yours.")
+
+    def _touched(self, _window: object, _touch: object) -> bool:
+        """A player's touch during the demo: it pauses, for good, and the table is theirs."""
+        if self.demo_running and self.demo is not None:
+            self.demo.pause()
+            self.demo_running = False
+            self.demo_move = None
+            self.demo_hint = _("Demo paused: the table is yours. Play on by touch, or undo.")
+        return False
+
+    # -- for the screens -----------------------------------------------------------------------
+
+    def camera_frame(self):  # type: ignore[no-untyped-def]
+        return None if self.camera is None else self.camera.latest.frame
+
+    def camera_seen(self) -> Observation:
+        return Observation() if self.camera is None else self.camera.latest.seen

@@ -34,7 +34,10 @@ class CameraResult:
     """The newest table frame, for the calibration and debug views."""
     frame_number: int
     status: str
-    """'' when all is well; otherwise what the players should know ("camera lost…")."""
+    """``ready``; ``starting``; ``missing`` (no camera could be opened: retrying); ``lost``
+    (frames stopped coming: retrying). The screen words it; touch entry works in every one."""
+    detail: str = ""
+    """What the driver said, for the log."""
 
 
 class TableEyes:
@@ -64,7 +67,7 @@ class CameraWorker:
     def __post_init__(self) -> None:
         self._lock_exposure = threading.Event()
         self._lock = threading.Lock()
-        self._latest = CameraResult(Observation(), None, 0, "starting the camera")
+        self._latest = CameraResult(Observation(), None, 0, "starting")
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.frames = 0
@@ -106,8 +109,8 @@ class CameraWorker:
                     source = self.open_source()
                     self._aim_tray(source)
                 except (SourceError, OSError) as error:
-                    self._publish(CameraResult(Observation(), None, self.frames,
-                                               f"no camera ({error}); retrying"))
+                    self._publish(CameraResult(Observation(), None, self.frames, "missing",
+                                               str(error)))
                     self._stop.wait(RETRY_SECONDS)
                     continue
             if self._lock_exposure.is_set() and hasattr(source, "lock_exposure"):
@@ -120,13 +123,12 @@ class CameraWorker:
                 log.warning("camera read failed: %s", error)
                 frame, tray_frame = None, None
             if frame is None:
-                self._publish(CameraResult(Observation(), None, self.frames,
-                                           "camera lost: manual entry still works; retrying"))
+                self._publish(CameraResult(Observation(), None, self.frames, "lost"))
                 self._stop.wait(RETRY_SECONDS / 4)
                 continue
             seen = eyes.see(frame, tray_frame)
             self.frames += 1
-            self._publish(CameraResult(seen, frame, self.frames, ""))
+            self._publish(CameraResult(seen, frame, self.frames, "ready"))
             if self.on_frame is not None:
                 self.on_frame(self.frames)
             self._stop.wait(max(0.0, period - (time.monotonic() - started)))

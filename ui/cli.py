@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 
@@ -21,13 +22,22 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     run.add_argument("--auto-confirm", action="store_true",
                      help="confirm unambiguous camera proposals without a tap")
     run.add_argument("--fullscreen", action="store_true", help="full screen (the Pi kiosk)")
-    run.add_argument("--size", default="800x480", metavar="WxH",
-                     help="window size (default 800x480, the official Pi display)")
+    run.add_argument("--size", metavar="WxH",
+                     help="window size, e.g. 800x480 (the official Pi display); without it the "
+                          "window fills the screen")
     run.set_defaults(handler=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ui.app import run
-    width, height = (int(v) for v in args.size.lower().split("x"))
-    run(args.camera, args.home, args.auto_confirm, args.fullscreen, (width, height))
+    from ui.launch import run
+    size = None
+    if args.size:
+        try:
+            width, height = (int(v) for v in args.size.lower().split("x"))
+        except ValueError:
+            print(f"--size {args.size!r}: give it as WIDTHxHEIGHT, e.g. 800x480",
+                  file=sys.stderr)
+            return 2
+        size = (width, height)
+    run(args.camera, args.home, args.auto_confirm, args.fullscreen, size)
     return 0

@@ -1,15 +1,20 @@
 """The demo table: a simulated game played on the synthetic table, through the real pipeline.
 
-It is a camera (it gives the table and tray frames of the game as it unfolds) and a simulated
-player: what the camera proposes, the player confirms when it is what happened (setting only
-what a camera cannot see: whether the remaining tiles were turned face up); what the camera did
-not propose (a flight, a top up without cards, an undo, a card it was unsure of), the player
-enters by touch. So a newcomer sees the whole loop, and the tests can count how much of a game
-the camera carried.
+It is a camera (the table and tray frames of the game as it unfolds) and a simulated player. What
+the camera proposes, the player confirms when it is what happened (setting only what a camera
+cannot see: whether the remaining tiles were turned face up); what the camera did not propose (a
+flight, a top up without cards, an undo, a card it was unsure of), the player enters by touch.
+So a newcomer watches the whole loop, and the tests can count how much of a game the camera
+carried.
+
+The camera thread only reads frames; the table waits for the player (it does not show the next
+action before the last one was entered). The player decides on the app's thread, where every
+change to the game is made. A player's own touch pauses the demo for good: the table is theirs.
 """
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
@@ -18,9 +23,20 @@ import numpy as np
 from companion.observations import Observation
 from companion.rules import End, Event, Inventory, Redo, Setup, Undo
 from companion.simulate import simulate
+from companion.tracker import Proposal, TrackerView
 from ui.camera import TableEyes
 from ui.session import Session, same_action
 from vision.playback import PlaybackFrame, TablePlayback
+
+
+@dataclass(frozen=True)
+class DemoMove:
+    """What the simulated player does next."""
+
+    event: Event
+    how: str
+    """``camera``: confirming a proposal; ``touch``: entering it by touch."""
+    proposal: Proposal | None = None
 
 
 @dataclass
@@ -40,72 +56,95 @@ class DemoTable:
     def __post_init__(self) -> None:
         self._frames = iter(TablePlayback(self.setup, self.script, self.seed,
                                           frames_per_event=self.frames_per_event))
+        self._lock = threading.Lock()
         self._current: PlaybackFrame | None = None
+        self._waiting: PlaybackFrame | None = None
         self._next = 0
-        self._waited = 0
+        self._settled = 0
+        self.paused = False
         self.name = "demo"
 
-    # -- the camera ----------------------------------------------------------------------------
+    # -- the camera (its own thread) -----------------------------------------------------------
 
     def read(self) -> np.ndarray | None:
-        self._current = next(self._frames, None)
-        return None if self._current is None else self._current.table
+        """The table as it is: it moves on to the next action only once the last was entered."""
+        with self._lock:
+            if not self.paused:
+                if self._waiting is None:
+                    self._waiting = next(self._frames, None)
+                if self._waiting is not None and self._waiting.event_index <= self._next:
+                    self._current, self._waiting = self._waiting, None
+                current = self._current
+                if current is not None and current.settled and current.event_index == self._next:
+                    self._settled += 1  # camera frames the table has shown the action still
+            return None if self._current is None else self._current.table
 
     def read_tray(self) -> np.ndarray | None:
-        return None if self._current is None else self._current.tray
+        with self._lock:
+            return None if self._current is None else self._current.tray
 
     def close(self) -> None:
         pass
+
+    # -- the player (the app's thread) ---------------------------------------------------------
 
     @property
     def finished(self) -> bool:
         return self._next >= len(self.script)
 
-    # -- the player ----------------------------------------------------------------------------
+    @property
+    def inventory_for(self) -> str | None:
+        """Whose tiles the player shows in the tray next, at the end."""
+        event = self.script[self._next] if not self.finished else None
+        return event.player if isinstance(event, Inventory) else None
 
-    def act(self, session: Session, seen: Observation) -> str | None:
-        """After a frame: confirm or enter the scripted event when the table shows it.
-        Returns how it was entered, or None when it waits for the camera."""
-        frame = self._current
-        if self.finished or frame is None:
-            return None
-        if frame.event_index < self._next:
-            return None  # the table does not show it yet
-        event = self.script[self._next]
-        late = frame.event_index > self._next or self._waited >= self.frames_per_event + 1
+    def decide(self, view: TrackerView) -> DemoMove | None:
+        """The next move when the table shows it: the camera's proposal when it matches, else
+        by touch once the camera has had its chance; None while waiting."""
+        with self._lock:
+            frame = self._current
+            if self.paused or self.finished or frame is None or frame.event_index < self._next:
+                return None
+            event = self.script[self._next]
+            settled = self._settled
         if isinstance(event, Undo | Redo | End):
-            return self._enter(session, event, "touch")
-        inventory_for = event.player if isinstance(event, Inventory) else None
-        view = session.look(seen, inventory_for=inventory_for)
+            return DemoMove(event, "touch")
         for proposal in view.proposals:
             if _matches(proposal.event, event):
                 confirmed = proposal.event
                 if hasattr(event, "reveal"):  # what no camera sees: the players set it
                     confirmed = replace(confirmed, reveal=event.reveal)  # type: ignore[arg-type]
-                return self._enter(session, confirmed, "camera")
-        if late:
-            return self._enter(session, event, "touch")
-        if frame.settled:
-            self._waited += 1
+                return DemoMove(confirmed, "camera", proposal)
+        if settled > self.frames_per_event + 1:
+            return DemoMove(event, "touch")
         return None
 
-    def _enter(self, session: Session, event: Event, how: str) -> str:
-        if not session.play(event):
-            raise RuntimeError(f"the demo's event {event} was refused: {session.message}")
-        self.counts[how] += 1
-        self._next += 1
-        self._waited = 0
-        return how
+    def moved(self, move: DemoMove, ok: bool) -> None:
+        """The move was made (or refused: then the demo stops, the game stays as it is)."""
+        with self._lock:
+            if not ok:
+                self.paused = True
+                return
+            self.counts[move.how] += 1
+            self._next += 1
+            self._settled = 0
+
+    def pause(self) -> None:
+        with self._lock:
+            self.paused = True
 
 
 def play_demo(demo: DemoTable, session: Session, eyes: TableEyes | None = None) -> None:
     """Run a demo to its end without a screen: camera, vision, tracker, engine."""
     eyes = eyes or TableEyes()
-    while not demo.finished:
+    while not demo.finished and not demo.paused:
         frame = demo.read()
         if frame is None:
             break
-        demo.act(session, eyes.see(frame, demo.read_tray()))
+        seen: Observation = eyes.see(frame, demo.read_tray())
+        move = demo.decide(session.look(seen, inventory_for=demo.inventory_for))
+        if move is not None:
+            demo.moved(move, session.play(move.event))
 
 
 def _matches(proposed: Event, scripted: Event) -> bool:

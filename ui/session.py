@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from companion.journal import Journal, JournalWriteError
+from companion.journal import Journal, JournalError, JournalWriteError
 from companion.library import Library
 from companion.observations import Observation
 from companion.rules import Event, GameState, Redo, RulesError, Setup, Undo
-from companion.tracker import Tracker, TrackerView
+from companion.tracker import Proposal, Tracker, TrackerView
 
 
 @dataclass
@@ -23,60 +24,70 @@ class Session:
     """Confirm an unambiguous camera proposal without a tap (off unless the players choose)."""
     journal: Journal | None = None
     tracker: Tracker = field(default_factory=Tracker)
-    message: str = ""
-    """The last refusal or warning, for the screen."""
+    error: BaseException | None = None
+    """Why the last thing asked of the session was refused or failed (None when it went well);
+    the screen says it in the players' language."""
+    notice: str = ""
+    """Something the players should know on opening a record (a line cut short)."""
     _lock: threading.RLock = field(default_factory=threading.RLock)
-    """The demo's simulated player acts from the camera thread, the players from the screen."""
 
     @property
     def state(self) -> GameState | None:
         return None if self.journal is None else self.journal.state
 
+    @property
+    def message(self) -> str:
+        """The last refusal or failure, in English (logs and tests)."""
+        return "" if self.error is None else str(self.error)
+
     def start(self, setup: Setup) -> bool:
         with self._lock:
-            return self._start(setup)
-
-    def _start(self, setup: Setup) -> bool:
-        self.close()
-        try:
-            self.journal = self.library.new_game(setup)
-        except (JournalWriteError, OSError) as error:
-            self.message = f"the game cannot be saved, so it was not started: {error}"
-            return False
-        self.tracker = Tracker()
-        return True
+            self.close()
+            try:
+                self.journal = self.library.new_game(setup)
+            except (JournalWriteError, OSError) as error:
+                self.error = error
+                return False
+            self._fresh()
+            return True
 
     def resume(self) -> bool:
         """Open the newest unfinished game, at the same turn and action. False if none."""
         record = self.library.in_progress()
-        if record is None:
-            return False
-        self.close()
-        self.journal = Journal.open(record.path)
-        if self.journal.dropped is not None:
-            self.message = str(self.journal.dropped)
+        return record is not None and self.open(record.path)
+
+    def open(self, path: Path) -> bool:
+        """Open a kept record to play on, or to enter the tiles of a finished game."""
+        with self._lock:
+            try:
+                journal = Journal.open(path)
+            except (JournalError, JournalWriteError, OSError) as error:
+                self.error = error
+                return False
+            self.close()
+            self.journal = journal
+            self._fresh()
+            self.notice = "" if journal.dropped is None else str(journal.dropped)
+            return True
+
+    def _fresh(self) -> None:
         self.tracker = Tracker()
-        return True
+        self.error = None
+        self.notice = ""
 
     def play(self, event: Event) -> bool:
-        """Apply and store an event; on refusal keep the game and say why in ``message``."""
+        """Apply and store an event; on refusal keep the game and keep the reason in ``error``."""
         with self._lock:
-            return self._play(event)
-
-    def _play(self, event: Event) -> bool:
-        if self.journal is None:
-            self.message = "no game is open"
-            return False
-        try:
-            self.journal.append(event)
-        except RulesError as error:
-            self.message = str(error)
-            return False
-        except JournalWriteError as error:
-            self.message = f"not saved: {error}"
-            return False
-        self.message = ""
-        return True
+            if self.journal is None:
+                self.error = RulesError("no game is open")
+                return False
+            try:
+                self.journal.append(event)
+            except (RulesError, JournalWriteError) as error:
+                self.error = error
+                return False
+            self.error = None
+            return True
 
     def undo(self) -> bool:
         return self.play(Undo())
@@ -96,19 +107,19 @@ class Session:
              inventory_for: str | None = None) -> TrackerView:
         """What the camera proposes now; with auto-confirm, an unambiguous proposal is taken."""
         with self._lock:
-            return self._look(seen, entering, inventory_for)
+            state = self.state
+            if state is None:
+                return TrackerView()
+            view = self.tracker.update(state, seen, entering, inventory_for)
+            if self.auto_confirm and view.unambiguous is not None:
+                if self.play(view.unambiguous.event):
+                    return TrackerView((), view.flags)
+            return view
 
-    def _look(self, seen: Observation, entering: str | None,
-              inventory_for: str | None) -> TrackerView:
-        state = self.state
-        if state is None:
-            return TrackerView()
-        view = self.tracker.update(state, seen, entering, inventory_for)
-        if self.auto_confirm and view.unambiguous is not None:
-            proposal = view.unambiguous
-            if self._play(proposal.event):
-                return TrackerView((), view.flags)
-        return view
+    def dismiss(self, proposal: Proposal) -> None:
+        """The players said "not this": the camera stops proposing it for what it sees now."""
+        with self._lock:
+            self.tracker.dismiss(proposal.event)
 
     def close(self) -> None:
         if self.journal is not None:

@@ -3,8 +3,14 @@ notifications, and touch input from one provider only (so one tap is one tap).""
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import os
 import socket
+
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
+"""glibc's mallopt parameters (malloc.h)."""
+LARGE_BLOCK = 64 * 1024
 
 
 def notify(message: str) -> bool:
@@ -22,6 +28,23 @@ def notify(message: str) -> bool:
     except OSError:
         return False
     return True
+
+
+def keep_heap_compact() -> bool:
+    """Large blocks (camera frames, textures) from mmap, and freed memory given back.
+
+    glibc raises its mmap threshold each time a large block is freed, after which frames of a
+    megabyte come from the heap and fragment it: the demo table grew by 50 MB per action
+    without a single leaked object. A fixed threshold stops that. False where the C library is
+    not glibc (nothing to tune)."""
+    name = ctypes.util.find_library("c")
+    try:
+        libc = ctypes.CDLL(name)
+        mallopt = libc.mallopt
+    except (OSError, AttributeError, TypeError):
+        return False
+    return bool(mallopt(M_MMAP_THRESHOLD, LARGE_BLOCK)) and bool(
+        mallopt(M_TRIM_THRESHOLD, 4 * LARGE_BLOCK))
 
 
 def kiosk_touch_config(config: object) -> None:

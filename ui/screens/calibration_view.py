@@ -1,5 +1,6 @@
-"""Camera and calibration: the camera's view with markers and zones drawn, the sizing advice
-per zone, one tap to calibrate; a debug view of what the readers see."""
+"""Camera and calibration: the camera's view with the markers and zones drawn on it, how well
+each zone can read stickers, one tap to calibrate, and the steps for a table never calibrated;
+a debug view of what the readers see."""
 
 from __future__ import annotations
 
@@ -11,32 +12,56 @@ from kivy.graphics.texture import Texture
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
-from calibration.table import CalibrationFailed, calibrate_table
+from calibration.table import CalibrationFailed, ZoneSizing, calibrate_table
+from ui.i18n import _
 from vision.config import save_calibration
 from vision.rectify import MarkerDetector, rectify
+
+STICKER_MM = 25.0
+"""The sticker size the sizing advice is given for (the printed default)."""
+
+
+def zone_words(zone: str) -> str:
+    if zone.startswith("planet-"):
+        return _("planet {number}").format(number=zone.split("-")[1])
+    if zone.startswith("player-"):
+        return _("player area {number}").format(number=zone.split("-")[1])
+    return {"scan-tray": _("scan tray"), "discard": _("discard pile"),
+            "jump-gate": _("jump gate")}.get(zone, zone)
+
+
+def sizing_words(zone: ZoneSizing) -> str:
+    if zone.readable:
+        return _("{zone}: {px:.1f} px per module with {mm:g} mm stickers: readable").format(
+            zone=zone_words(zone.zone), px=zone.px_per_module, mm=STICKER_MM)
+    return _("{zone}: {px:.1f} px per module with {mm:g} mm stickers: too few; stickers of "
+             "{need:.0f} mm would read, or a camera closer to the table").format(
+        zone=zone_words(zone.zone), px=zone.px_per_module, mm=STICKER_MM,
+        need=zone.min_sticker_mm)
 
 
 class CalibrationScreen(Screen):
     advice = StringProperty("")
     debug = BooleanProperty(False)
+    calibrated = BooleanProperty(False)
 
-    def on_pre_enter(self, *_: object) -> None:
+    def on_pre_enter(self, *_args: object) -> None:
+        app = App.get_running_app()
+        self.calibrated = app.calibration.image_to_table is not None
         self._event = Clock.schedule_interval(self.update_view, 0.5)
         self.update_view()
 
-    def on_leave(self, *_: object) -> None:
+    def on_leave(self, *_args: object) -> None:
         self._event.cancel()
 
-    def update_view(self, *_: object) -> None:
+    def update_view(self, *_args: object) -> None:
         app = App.get_running_app()
         frame = app.camera_frame()
-        status = app.camera_status()
         if frame is None:
-            self.advice = status or "no camera picture yet"
+            if not self.advice:
+                self.advice = app.camera_status or _("No camera picture yet.")
             return
         self.ids.view.texture = to_texture(self.annotate(frame))
-        if status:
-            self.advice = status
 
     def annotate(self, frame: np.ndarray) -> np.ndarray:
         """Markers and zones drawn on a copy of the frame; with debug, what the readers see."""
@@ -69,20 +94,27 @@ class CalibrationScreen(Screen):
         app = App.get_running_app()
         frame = app.camera_frame()
         if frame is None:
-            self.advice = "no camera picture to calibrate from"
+            self.advice = _("No camera picture to calibrate from.")
             return
         try:
             result = calibrate_table(frame, app.calibration.layout, base=app.calibration)
-        except CalibrationFailed as error:
-            self.advice = str(error)
+        except CalibrationFailed:
+            self.advice = _("The camera does not see two of the table's corner markers. Lay the "
+                            "printed markers at the table's corners, in the camera's view, and "
+                            "try again.")
             return
-        save_calibration(result.calibration, app.calibration_path)
+        try:
+            save_calibration(result.calibration, app.calibration_path)
+        except OSError as error:
+            self.advice = _("Not saved: {reason}").format(reason=error.strerror)
+            return
         app.calibration = result.calibration
+        self.calibrated = True
         if app.camera is not None:
             app.camera.lock_exposure()  # the colours measured now must hold all evening
-        lines = [zone.advice(25.0) for zone in result.sizing if zone.zone in
-                 ("scan-tray", "discard", "planet-1", "player-1")]
-        self.advice = "\n".join(["calibrated and saved"] + lines + result.notes)
+        lines = [sizing_words(zone) for zone in result.sizing
+                 if zone.zone in ("scan-tray", "discard", "planet-1", "player-1")]
+        self.advice = "\n".join([_("Calibrated and saved.")] + lines)
 
 
 def to_texture(bgr: np.ndarray) -> Texture:
@@ -90,3 +122,4 @@ def to_texture(bgr: np.ndarray) -> Texture:
     texture = Texture.create(size=(rgb.shape[1], rgb.shape[0]), colorfmt="rgb")
     texture.blit_buffer(rgb.tobytes(), colorfmt="rgb", bufferfmt="ubyte")
     return texture
+

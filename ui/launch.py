@@ -1,0 +1,48 @@
+"""Starting the table app: Kivy is told how to behave before it is first imported (no argument
+parsing of its own, its settings in the companion's home, the window's size or full screen, one
+touch provider on the kiosk), then the app runs.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from companion.library import default_home
+from ui.system import keep_heap_compact, kiosk_touch_config
+
+
+def prepare_kivy(home: Path, size: tuple[int, int] | None = None,
+                 fullscreen: bool = False) -> None:
+    """Must run before the first ``import kivy``. Without a size the window fills the screen:
+    full screen on the kiosk, maximised on a desktop."""
+    keep_heap_compact()
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    os.environ.setdefault("KIVY_HOME", str(home / "kivy"))
+    Path(os.environ["KIVY_HOME"]).mkdir(parents=True, exist_ok=True)
+    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
+    os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")  # no probing for X clipboard tools
+    from kivy.config import Config
+    kiosk = fullscreen or bool(os.environ.get("COMPANION_KIOSK"))
+    if size is not None:
+        Config.set("graphics", "width", str(size[0]))
+        Config.set("graphics", "height", str(size[1]))
+        Config.set("graphics", "window_state", "visible")
+    elif not kiosk:
+        Config.set("graphics", "window_state", "maximized")
+    if kiosk:
+        Config.set("graphics", "fullscreen", "auto")
+        Config.set("kivy", "keyboard_mode", "dock")  # no keyboard on a kiosk: Kivy's docked one
+        kiosk_touch_config(Config)
+    else:
+        Config.set("kivy", "keyboard_mode", "system")
+        Config.set("input", "mouse", "mouse,disable_multitouch")
+    Config.set("kivy", "exit_on_escape", "0")
+
+
+def run(camera: str = "auto", home: Path | None = None, auto_confirm: bool = False,
+        fullscreen: bool = False, size: tuple[int, int] | None = None) -> None:
+    home = home or default_home()
+    prepare_kivy(home, size, fullscreen)
+    from ui.app import CompanionApp
+    CompanionApp(camera=camera, home=home, auto_confirm=auto_confirm).run()

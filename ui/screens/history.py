@@ -1,0 +1,82 @@
+"""Games and statistics: every kept game with its date, length, players, scores and winner
+(finish, enter tiles, see the score sheet or play a rematch from there), and each player's
+games, wins, win rate, average and best score."""
+
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.factory import Factory
+from kivy.properties import StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+
+from companion.library import GameRecord, statistics
+from ui.i18n import _, ngettext
+from ui.screens.home import record_title
+
+SHOWN = 30
+"""The newest games listed."""
+
+
+class GameRow(BoxLayout):
+    title = StringProperty("")
+    summary = StringProperty("")
+
+
+class HistoryScreen(Screen):
+    def on_pre_enter(self, *_args: object) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        app = App.get_running_app()
+        records = app.library.records()
+        games = self.ids.games
+        games.clear_widgets()
+        for record in records[:SHOWN]:
+            games.add_widget(self._row(record))
+        if not records:
+            games.add_widget(Factory.Caption(text=_("No games yet."), size_hint_y=None,
+                                             height=40 * app.scale))
+        table = self.ids.stats
+        table.clear_widgets()
+        for title in (_("Player"), _("Games"), _("Wins"), _("Win %"), _("Average"), _("Best")):
+            table.add_widget(Factory.StatCell(text=title, bold=True))
+        for row in statistics(records):
+            cells = (row.name, str(row.games), str(row.wins), f"{row.win_rate:.0%}",
+                     "–" if row.average is None else f"{row.average:.1f}",
+                     "–" if row.best is None else str(row.best))
+            for text in cells:
+                table.add_widget(Factory.StatCell(text=text))
+
+    def _row(self, record: GameRecord):  # type: ignore[no-untyped-def]
+        app = App.get_running_app()
+        row = Factory.GameRow(title=record_title(record))
+        if record.problem is not None:
+            row.summary = _("This record cannot be read: {problem}").format(
+                problem=record.problem)
+            return row
+        scores = ", ".join(f"{r.name} {'?' if r.total is None else r.total}"
+                           for r in record.results)
+        if not record.ended:
+            state_text = _("not finished")
+        elif record.tiles_missing:
+            state_text = _("tiles not entered yet")
+        else:
+            winners = record.winners
+            state_text = ngettext("winner: {names}", "shared win: {names}",
+                                  len(winners)).format(names=", ".join(winners))
+        minutes = ngettext("{count} minute", "{count} minutes", record.minutes).format(
+            count=record.minutes) if record.ended else ""
+        row.summary = " · ".join(filter(None, [scores, state_text, minutes]))
+        open_text = (_("Play on") if not record.ended else _("Enter the tiles")
+                     if record.tiles_missing else _("Score sheet"))
+        row.ids.open.text = open_text
+        row.ids.open.bind(on_release=lambda _w: app.open_record(record.path))
+        row.ids.rematch.bind(on_release=lambda _w: self.rematch(record))
+        return row
+
+    def rematch(self, record: GameRecord) -> None:
+        app = App.get_running_app()
+        app.show("setup")
+        app.manager.get_screen("setup").seat_players(
+            [(r.name, r.color) for r in record.results], record.variant)

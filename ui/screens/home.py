@@ -1,0 +1,74 @@
+"""Home: start a new game (asking once when one is unfinished), resume the game in progress,
+enter the tiles of a finished game that lacks them, the records and statistics, settings, and
+the table's set-up (box profile, camera and calibration)."""
+
+from __future__ import annotations
+
+from kivy.app import App
+from kivy.factory import Factory
+from kivy.properties import BooleanProperty, StringProperty
+from kivy.uix.screenmanager import Screen
+
+from companion.library import GameRecord
+from ui.i18n import _
+from ui.screens.widgets import ask
+
+
+def record_title(record: GameRecord) -> str:
+    """A kept game in one line: when, and who played."""
+    return _("{date} · {players}").format(date=record.started.strftime("%d.%m.%Y %H:%M"),
+                                          players=", ".join(record.players))
+
+
+class HomeScreen(Screen):
+    resume_text = StringProperty("")
+    can_resume = BooleanProperty(False)
+
+    def on_pre_enter(self, *_args: object) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        app = App.get_running_app()
+        app.entering = app.inventory_for = ""
+        current = app.library.in_progress()
+        self.can_resume = current is not None
+        self.resume_text = (_("Resume: {game}").format(game=", ".join(current.players))
+                            if current else _("Resume game"))
+        waiting = self.ids.waiting
+        waiting.clear_widgets()
+        finished = app.library.finished()
+        for record in [r for r in finished if r.tiles_missing][:2]:
+            button = Factory.TouchButton(
+                text=_("Enter the tiles: {game}").format(game=record_title(record)),
+                size_hint_y=None, height=self.ids.new_game.height, role="quiet")
+            button.bind(on_release=lambda _button, r=record: app.open_record(r.path))
+            waiting.add_widget(button)
+        recent = self.ids.recent
+        recent.clear_widgets()
+        for record in [r for r in finished if not r.tiles_missing][:3]:
+            scores = ", ".join(f"{r.name} {r.total}" for r in record.results)
+            recent.add_widget(Factory.Caption(
+                text=_("{date}: {winners} won ({scores})").format(
+                    date=record.started.strftime("%d.%m. %H:%M"),
+                    winners=" & ".join(record.winners), scores=scores),
+                size_hint_y=None, height=24 * app.scale, max_font=13 * app.scale))
+
+    def new_game(self) -> None:
+        """A new game over an unfinished one asks once (the unfinished one stays saved)."""
+        app = App.get_running_app()
+        current = app.library.in_progress()
+        if current is None:
+            app.show("setup")
+            return
+        ask(_("Start a new game?"),
+            _("The game of {players} is not finished. It stays saved: resume it any time from "
+              "Games and statistics.").format(players=", ".join(current.players)),
+            _("New game"), _("Back"), lambda: app.show("setup"), role="primary")
+
+    def resume(self) -> None:
+        app = App.get_running_app()
+        current = app.library.in_progress()
+        if current is None:
+            app.say(_("There is no unfinished game."), "refused")
+            return
+        app.open_record(current.path)

@@ -1,0 +1,561 @@
+"""Play: the board as the table looks, one token per player, whose turn and how close the end
+is, the six actions (a tap on one the rules do not allow now says why), the camera's proposals
+to confirm, and the game's log with undo and redo.
+
+Only what the physical table shows is on screen: counts of tiles and cards, never their kinds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.factory import Factory
+from kivy.properties import (BooleanProperty, DictProperty, ListProperty, NumericProperty,
+                             ObjectProperty, StringProperty)
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.modalview import ModalView
+from kivy.uix.screenmanager import Screen
+
+from companion.rules import (ACTION_TYPES, SPACE, TILE_KINDS, Action, End, Fly, GameState, Jump,
+                             RulesError, Scan, TopUp, apply, legal_events, takes_tile, why_not)
+from companion.scoring import STATION_POINTS, Standings, gate_points, standings
+from companion.tracker import Proposal, TrackerView
+from ui.i18n import _, ngettext
+from ui.screens import theme
+from ui.screens.widgets import ask, choice_button, player_marks
+from ui.words import (action_name, color_name, error_text, last_moves, notice_text, place_words,
+                      proposal_question, proposal_source, tile_name)
+
+LOG_LINES = 40
+"""The newest lines the log shows."""
+MAX_CHOICES = 3
+"""Proposals offered side by side: more would be a list to read, not a choice to tap."""
+
+
+class PlayerToken(ButtonBehavior, BoxLayout):
+    """One player as the table sees them: colour and name together, gate place and points,
+    stations, tiles held, cards in hand, chips left, last move."""
+
+    name = StringProperty("")
+    color_name = StringProperty("red")
+    mark = StringProperty("")
+    current = BooleanProperty(False)
+    gate = StringProperty("")
+    stations = NumericProperty(0)
+    tiles = NumericProperty(0)
+    cards = NumericProperty(0)
+    chips = NumericProperty(0)
+    last = StringProperty("")
+
+
+class StatIcon(BoxLayout):
+    """A small drawn icon and a number: gate place, stations, tiles, cards, chips."""
+
+    kind = StringProperty("tiles")
+    value = NumericProperty(0)
+    text = StringProperty("")
+    """Shown instead of the value when set."""
+    color = ListProperty(list(theme.TEXT))
+
+
+class ProposalCard(BoxLayout):
+    """The camera's proposal, prominent: what it saw, the question, Confirm and Not this."""
+
+    source = StringProperty("")
+    question = StringProperty("")
+    flags = StringProperty("")
+
+
+class EnteringCard(BoxLayout):
+    title = StringProperty("")
+    cancel_action = ObjectProperty(None, allownone=True)
+
+
+class ConfirmCard(BoxLayout):
+    title = StringProperty("")
+    confirm_text = StringProperty("")
+    cancel_action = ObjectProperty(None, allownone=True)
+    confirm_action = ObjectProperty(None, allownone=True)
+
+
+class TopUpCard(BoxLayout):
+    cancel_action = ObjectProperty(None, allownone=True)
+
+
+class LogRow(BoxLayout):
+    text = StringProperty("")
+    color_name = StringProperty("")
+    mark = StringProperty("")
+
+
+class PlayScreen(Screen):
+    standings = ObjectProperty(None, allownone=True)
+    colors = DictProperty({})
+    marks = DictProperty({})
+    planets = ListProperty([])
+    available = DictProperty({kind: False for kind in ACTION_TYPES})
+    targets = ListProperty([])
+    turn_name = StringProperty("")
+    turn_color = StringProperty("red")
+    turn_text = StringProperty("")
+    gauge = NumericProperty(0)
+    gauge_text = StringProperty("")
+    final_round = BooleanProperty(False)
+    watching = BooleanProperty(False)
+    """A camera is on: its picture and what it reads are shown."""
+    view: TrackerView = ObjectProperty(TrackerView())
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self._refresh = Clock.create_trigger(self.refresh, -1)
+        self._panel = Clock.create_trigger(self.fill_panel, -1)
+        self._legal: dict[str, list[Action]] = {}
+        app = App.get_running_app()
+        app.fbind("revision", self._refresh)
+        app.fbind("view", self._on_view)
+        app.fbind("entering", self._panel)
+        app.fbind("demo_move", self._panel)
+        self._tokens: list[PlayerToken] = []
+        self._log: BoxLayout | None = None
+        self._log_rows: list[LogRow] = []
+        self._log_shown: tuple[int, int, str] | None = None
+
+    def on_pre_enter(self, *_args: object) -> None:
+        self.watching = App.get_running_app().camera is not None
+        self.refresh()
+
+    def on_leave(self, *_args: object) -> None:
+        App.get_running_app().entering = ""
+
+    def _on_view(self, _app: object, view: TrackerView) -> None:
+        self.view = view
+        self._panel()
+
+    # -- painting ------------------------------------------------------------------------------
+
+    def refresh(self, *_args: object) -> None:
+        app = App.get_running_app()
+        state: GameState | None = app.state
+        if state is None or self.manager is None:
+            return
+        if state.ended and self.manager.current == self.name:
+            Clock.schedule_once(lambda _w: app.show("end"), 0)
+            return
+        board = standings(state)
+        names = [p.name for p in state.setup.players]
+        self.colors = {p.name: p.color for p in state.setup.players}
+        self.marks = player_marks(names)
+        self.planets = list(state.setup.planets)
+        self.standings = board
+        me = board.players[names.index(board.current)]
+        self.turn_name, self.turn_color = board.current, me.color
+        self.turn_text = _("Action {action} of 2 · round {round}").format(
+            action=board.action, round=board.round)
+        self.gauge = min(1.0, board.revealed_space / board.threshold)
+        self.gauge_text = _("Space tiles face up: {revealed} of {threshold}").format(
+            revealed=board.revealed_space, threshold=board.threshold)
+        self.final_round = board.final_round
+        self._legal = {}
+        for event in legal_events(state):
+            self._legal.setdefault(event.type, []).append(event)
+        self.available = {kind: kind in self._legal for kind in ACTION_TYPES}
+        if app.entering and app.entering not in self._legal:
+            app.entering = ""
+        self._fill_tokens(state, board)
+        self.fill_panel()
+
+    def _fill_tokens(self, state: GameState, board: Standings) -> None:
+        bar = self.ids.tokens
+        if len(self._tokens) != len(board.players):
+            bar.clear_widgets()
+            self._tokens = [Factory.PlayerToken() for _ in board.players]
+            for token in self._tokens:
+                token.bind(on_release=lambda t: self.inspect_player(t.name))
+                bar.add_widget(token)
+        app = App.get_running_app()
+        moves = last_moves(app.session.journal.game)
+        points = gate_points([p.probes for p in board.players])
+        for token, player, gate in zip(self._tokens, board.players, points):
+            token.name, token.color_name = player.name, player.color
+            token.mark = self.marks[player.name]
+            token.current = player.name == board.current
+            token.gate = (f"{place_words(player.gate_place)} · {gate}"
+                          if player.gate_place else "–")
+            token.stations, token.tiles = player.stations, player.tiles
+            token.cards, token.chips = player.hand, player.chips_left
+            token.last = moves.get(player.name, "")
+
+    def fill_panel(self, *_args: object) -> None:
+        """The side panel: the camera's proposals first, then the action being entered, else
+        the log."""
+        app = App.get_running_app()
+        state = app.state
+        panel = self.ids.panel
+        panel.clear_widgets()
+        if state is None:
+            return
+        if app.entering not in ("jump", "fly"):
+            self.targets = []
+        flags = [notice_text(f) for f in self.view.flags]
+        if self.view.proposals and app.entering in ("", "scan", "develop", "discover",
+                                                    "jump", "top_up"):
+            panel.add_widget(self._proposal_card(state, list(self.view.proposals), flags))
+            return
+        kind = app.entering
+        if kind == "top_up":
+            panel.add_widget(self._top_up_choices(state))
+        elif kind in ("jump", "fly"):
+            panel.add_widget(Factory.EnteringCard(
+                title=_("{action}: tap a planet outlined in yellow").format(
+                    action=action_name(kind)), cancel_action=self.cancel))
+        elif kind == "develop":
+            panel.add_widget(self._develop_card(state))
+        else:
+            panel.add_widget(self._log_view(state))
+        for flag in flags:
+            panel.add_widget(Factory.FlagNote(text=flag))
+
+    def _proposal_card(self, state: GameState, proposals: list[Proposal],
+                       flags: list[str]) -> BoxLayout:
+        """One proposal: the question, Not this and Confirm. A few: a short choice. Jumps to
+        more planets than fit (a joker): the planets light up on the board to be tapped."""
+        app = App.get_running_app()
+        card = Factory.ProposalCard(source=_("Camera: {seen}").format(
+            seen=proposal_source(proposals[0])))
+        demo_event = getattr(app.demo_move, "event", None)
+        choices = card.ids.choices
+        if len(proposals) == 1:
+            card.question = proposal_question(state, proposals[0])
+            choices.add_widget(choice_button(_("Not this"), "plain",
+                                            lambda: app.dismiss(proposals)))
+            confirm = choice_button(_("Confirm"), "good", lambda: app.confirm(proposals[0]))
+            confirm.state = "down" if demo_event == proposals[0].event else "normal"
+            choices.add_widget(confirm)
+        elif len(proposals) > MAX_CHOICES and all(isinstance(p.event, Jump)
+                                                  for p in proposals):
+            card.question = _("Jump: tap the planet outlined in yellow")
+            self.targets = [p.event.to for p in proposals if isinstance(p.event, Jump)]
+            choices.add_widget(choice_button(_("Not this"), "plain",
+                                            lambda: app.dismiss(proposals)))
+        else:
+            card.question = _("Which is it?")
+            for proposal in proposals[:MAX_CHOICES]:
+                button = choice_button(proposal_question(state, proposal), "good",
+                                      lambda p=proposal: app.confirm(p))
+                button.state = "down" if demo_event == proposal.event else "normal"
+                choices.add_widget(button)
+            dismiss = choice_button("×", "plain", lambda: app.dismiss(proposals))
+            dismiss.size_hint_x, dismiss.width = None, theme.TOUCH * app.scale
+            choices.add_widget(dismiss)
+        card.flags = " · ".join(flags)
+        return card
+
+    def _top_up_choices(self, state: GameState) -> BoxLayout:
+        card = Factory.TopUpCard(cancel_action=self.cancel)
+        for event in self._legal.get("top_up", []):
+            assert isinstance(event, TopUp)
+            button = Factory.TouchButton(text=str(event.discard))
+            button.bind(on_release=lambda _w, e=event: self.play(e))
+            card.ids.choices.add_widget(button)
+        return card
+
+    def _develop_card(self, state: GameState) -> BoxLayout:
+        at = state.players[state.current].at
+        planet = state.setup.planets[at].name if at is not None else ""
+        events = self._legal.get("develop", [])
+        return Factory.ConfirmCard(
+            title=_("Develop {planet}? Its stack is face up or empty: no tile is taken.").format(
+                planet=planet), confirm_text=action_name("develop"),
+            cancel_action=self.cancel,
+            confirm_action=lambda: self.play(events[0]) if events else None)
+
+    def _log_view(self, state: GameState) -> BoxLayout:
+        """The log, newest first. Its rows are made once and given new lines as the record
+        grows: building forty rows on every tap would make every tap slow."""
+        app = App.get_running_app()
+        if self._log is None:
+            self._log = Factory.LogView()
+            self._log_rows = [Factory.LogRow() for _row in range(LOG_LINES)]
+        lines = list(reversed(app.log_lines()[-LOG_LINES:]))
+        grid = self._log.ids.lines
+        key = (app.revision, len(lines), app.language)
+        if key != self._log_shown:
+            self._log_shown = key
+            grid.clear_widgets()
+            if not lines:
+                row = self._log_rows[0]
+                row.text = _("{player} begins. Tap an action, or lay a card on the discard "
+                             "pile.").format(player=state.current_name)
+                row.color_name = row.mark = ""
+                grid.add_widget(row)
+            for row, line in zip(self._log_rows, lines):
+                row.text = line.text
+                known = line.player in self.colors
+                row.color_name = self.colors[line.player] if known else ""
+                row.mark = self.marks[line.player] if known else ""
+                grid.add_widget(row)
+        if self._log.parent is not None:
+            self._log.parent.remove_widget(self._log)
+        return self._log
+
+    # -- touches -------------------------------------------------------------------------------
+
+    def tap_action(self, kind: str) -> None:
+        """Begin entering an action; a tap on one the rules do not allow says why."""
+        app = App.get_running_app()
+        state = app.state
+        if state is None:
+            return
+        if not self.available.get(kind):
+            reason = why_not(state, kind)
+            app.say(_("{action} is not possible now: {reason}").format(
+                action=action_name(kind), reason=error_text(reason) if reason else ""),
+                "refused")
+            return
+        if app.entering == kind:
+            self.cancel()
+            return
+        app.entering = kind
+        events = self._legal.get(kind, [])
+        self.targets = [e.to for e in events if isinstance(e, Jump | Fly)]
+        if kind in ("scan", "discover") or (kind == "develop" and any(
+                takes_tile(state, e) for e in events)):
+            TileDialog(screen=self, kind=kind, events=events).open()
+
+    def cancel(self, *_args: object) -> None:
+        App.get_running_app().entering = ""
+        self.targets = []
+
+    def planet_tapped(self, name: str) -> None:
+        app = App.get_running_app()
+        proposed = [p for p in self.view.proposals
+                    if isinstance(p.event, Jump) and p.event.to == name]
+        if proposed and not app.entering and name in self.targets:
+            app.confirm(proposed[0])  # a jump the camera proposed, to the planet tapped
+            self.targets = []
+            return
+        if app.entering in ("jump", "fly") and name in self.targets:
+            event = next(e for e in self._legal[app.entering]
+                         if isinstance(e, Jump | Fly) and e.to == name)
+            self.play(event)
+            return
+        self.inspect_planet(name)
+
+    def play(self, event: Action) -> None:
+        app = App.get_running_app()
+        if app.play(event):
+            self.cancel()
+
+    def undo(self) -> None:
+        self.cancel()
+        App.get_running_app().undo()
+
+    def redo(self) -> None:
+        self.cancel()
+        App.get_running_app().redo()
+
+    def end_game(self) -> None:
+        """Ending the game asks once: a stray tap must not end an evening."""
+        app = App.get_running_app()
+        ask(_("End the game now?"),
+            _("The game ends at once, by the players' agreement, and goes to the score sheet. "
+              "Undo brings it back."),
+            _("End the game"), _("Keep playing"), lambda: app.play(End()))
+
+    def show_legend(self) -> None:
+        Factory.InfoDialog(title=_("How to read the board"), text="\n".join([
+            _("Each planet: its name; its coordinates (blue jump, green scan, two orange "
+              "landing); the tiles left in its stack (dark when only space tiles lie face up)."),
+            _("A coloured outline: that player's station. Round marks: the ships there. Square "
+              "marks: tiles reserved there (A2: two of A's)."),
+            _("Jump gate: each player's place, probes and points."),
+            _("A player's token: gate place and points, stations, tiles held, cards in hand, "
+              "chips left, and their last turn. Tap a token or a planet for more."),
+        ])).open()
+
+    # -- inspecting ----------------------------------------------------------------------------
+
+    def inspect_planet(self, name: str) -> None:
+        board: Standings | None = self.standings
+        if board is None:
+            return
+        index = [p.name for p in self.planets].index(name)
+        planet, standing = self.planets[index], board.planets[index]
+        lines = [_("Jump: blue {jump} · scan: green {scan} · landing: orange {a} and "
+                   "orange {b}").format(jump=planet.jump, scan=planet.scan,
+                                        a=planet.landing[0], b=planet.landing[1])]
+        if standing.revealed:
+            lines.append(ngettext("{count} space tile lies face up here.",
+                                  "{count} space tiles lie face up here.",
+                                  standing.tiles_left).format(count=standing.tiles_left))
+        else:
+            lines.append(ngettext("{count} tile left in the stack.",
+                                  "{count} tiles left in the stack.",
+                                  standing.tiles_left).format(count=standing.tiles_left))
+        if standing.developer:
+            lines.append(_("Station: {player}.").format(player=standing.developer))
+        if standing.reserved_by:
+            reserved = ", ".join(f"{n} ({standing.reserved_by.count(n)})"
+                                 for n in dict.fromkeys(standing.reserved_by))
+            lines.append(_("Reserved tiles: {who}.").format(who=reserved))
+        if standing.ships:
+            lines.append(_("Ships here: {who}.").format(who=", ".join(standing.ships)))
+        Factory.InfoDialog(title=name, text="\n".join(lines)).open()
+
+    def inspect_player(self, name: str) -> None:
+        board: Standings | None = self.standings
+        if board is None:
+            return
+        points = gate_points([p.probes for p in board.players])
+        index = [p.name for p in board.players].index(name)
+        player, gate = board.players[index], points[index]
+        lines = [
+            _("Colour: {color}.").format(color=color_name(player.color)),
+            (_("Jump gate: {place} place with {probes} probes: {points} points.").format(
+                place=place_words(player.gate_place), probes=player.probes, points=gate)
+             if player.probes else _("No probes on the jump gate yet.")),
+            ngettext("{count} station: {points} points.", "{count} stations: {points} points.",
+                     player.stations).format(count=player.stations,
+                                             points=player.stations * STATION_POINTS),
+            ngettext("{count} tile held", "{count} tiles held", player.tiles).format(
+                count=player.tiles) + "; " + ngettext(
+                "{count} more reserved.", "{count} more reserved.", player.reserved).format(
+                count=player.reserved),
+            ngettext("{count} card in hand.", "{count} cards in hand.", player.hand).format(
+                count=player.hand),
+            ngettext("{count} chip left.", "{count} chips left.", player.chips_left).format(
+                count=player.chips_left),
+        ]
+        last = next((t.last for t in self._tokens if t.name == name), "")
+        if last:
+            lines.append(_("Last turn: {moves}.").format(moves=last))
+        Factory.InfoDialog(title=name, text="\n".join(lines)).open()
+
+
+class TileDialog(ModalView):
+    """Scan, develop or discover: which tile, from large pictures by category ("kind not
+    known" unless chosen), whether only space tiles are left now, and the special case."""
+
+    kind = StringProperty("scan")
+    title = StringProperty("")
+    tile = StringProperty("", allownone=True)
+    reveal = BooleanProperty(False)
+    warning = StringProperty("")
+    only_space = BooleanProperty(False)
+    """The special case is open (an untouched stack)."""
+    taking = BooleanProperty(True)
+    answered = BooleanProperty(False)
+
+    def __init__(self, screen: PlayScreen, kind: str, events: list[Action],
+                 **kwargs: object) -> None:
+        self.screen = screen
+        self.events = events
+        super().__init__(kind=kind, **kwargs)
+        app = App.get_running_app()
+        state: GameState = app.state
+        me = state.current_name
+        at = state.players[state.current].at
+        self.planet = state.setup.planets[at].name if at is not None else ""
+        self.taking = any(takes_tile(state, e) for e in events)
+        self.only_space = any(isinstance(e, Scan) and e.only_space for e in events)
+        self.title = {
+            "scan": _("Scan {planet}: which tile does {player} reserve?"),
+            "develop": _("Develop {planet}: which tile does {player} take?"),
+            "discover": _("Discover on {planet}: which tile does {player} take?")}[kind].format(
+            planet=self.planet, player=me)
+        grid = self.ids.tiles
+        for kind_ in (None, *TILE_KINDS):
+            if kind_ == SPACE and state.setup.variant == "yucata":
+                continue  # never possible in this variant
+            button = Factory.TileButton(kind=kind_ or "", text=tile_name(kind_),
+                                        selected=kind_ is None)
+            button.bind(on_release=lambda b, k=kind_: self.choose(k))
+            grid.add_widget(button)
+
+    def choose(self, kind: str | None) -> None:
+        self.tile = kind or ""
+        for button in self.ids.tiles.children:
+            button.selected = (button.kind or None) == kind
+        app = App.get_running_app()
+        self.warning = (_("A space tile costs {player} 10 points at the end.").format(
+            player=app.state.current_name) if kind == SPACE else "")
+
+    def toggle_reveal(self) -> None:
+        self.reveal = not self.reveal
+
+    def event(self) -> Action:
+        base = next(e for e in self.events
+                    if takes_tile(App.get_running_app().state, e))
+        return replace(base, tile=self.tile or None, reveal=self.reveal)  # type: ignore[arg-type]
+
+    def confirm(self) -> None:
+        """The guards, each asked once: a space tile's cost, then the reveal."""
+        app = App.get_running_app()
+        event = self.event()
+        try:
+            after = apply(app.state, event)
+        except RulesError as error:
+            self.warning = error_text(error)
+            return
+        steps: list[Callable[[Callable[[], None]], None]] = []
+        if event.tile == SPACE:  # only the printed rules let it be chosen
+            steps.append(lambda go: ask(
+                _("Take a space tile?"),
+                _("Space tiles are not point tiles: {player} loses 10 points at the end for "
+                  "it.").format(player=app.state.current_name),
+                _("Take the space tile"), _("Back"), go))
+        if self.reveal:
+            steps.append(lambda go: ask(
+                _("Turn the space tiles face up?"), self._reveal_text(after),
+                _("Turn them face up"), _("Back"), go))
+        self._run(steps, lambda: self._play(event))
+
+    def _reveal_text(self, after: GameState) -> str:
+        text = _("Only space tiles are left on {planet}: they are laid face up. Space tiles "
+                 "face up: {revealed} of {threshold}.").format(
+            planet=self.planet, revealed=after.revealed_space,
+            threshold=after.setup.threshold)
+        if after.final_round:
+            text += " " + _("This starts the final round.")
+        return text
+
+    def special_case(self) -> None:
+        """The only-space first scan: asked once, with what it does."""
+        app = App.get_running_app()
+        event = next(e for e in self.events if isinstance(e, Scan) and e.only_space)
+        after = apply(app.state, event)
+        ask(_("Only space tiles in this stack?"),
+            _("The first scan of {planet} finds only space tiles: {player} plays the card, "
+              "reserves nothing, and all the tiles are turned face up ({revealed} of "
+              "{threshold} face up).").format(planet=self.planet,
+                                              player=app.state.current_name,
+                                              revealed=after.revealed_space,
+                                              threshold=after.setup.threshold)
+            + (" " + _("This starts the final round.") if after.final_round else ""),
+            _("Only space tiles"), _("Back"), lambda: self._play(event))
+
+    @staticmethod
+    def _run(steps: list[Callable[[Callable[[], None]], None]], last: Callable[[], None]) -> None:
+        if not steps:
+            last()
+            return
+        steps[0](lambda: TileDialog._run(steps[1:], last))
+
+    def _play(self, event: Action) -> None:
+        if self.answered:
+            return  # a second tap while the dialog fades away
+        self.answered = True
+        self.dismiss()
+        self.screen.play(event)
+
+    def cancel(self) -> None:
+        if self.answered:
+            return
+        self.answered = True
+        self.dismiss()
+        self.screen.cancel()
+

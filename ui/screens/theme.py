@@ -1,0 +1,87 @@
+"""One look for every screen, kept in one place: palette, type scale, spacing, player colours.
+
+Sizes are pixels of the official 800x480 display; the app multiplies them by ``app.scale``
+(the window's size over 800x480), so every screen keeps its layout from 800x480 to 1920x1080
+and a touch target is never under 48 px.
+"""
+
+from __future__ import annotations
+
+BASE_SIZE = (800, 480)
+
+# -- palette (RGBA) ---------------------------------------------------------------------------
+BACKGROUND = (0.07, 0.08, 0.11, 1)
+PANEL = (0.12, 0.14, 0.19, 1)
+PANEL_HIGH = (0.18, 0.21, 0.28, 1)
+LINE = (0.28, 0.32, 0.42, 1)
+TEXT = (0.94, 0.95, 0.97, 1)
+MUTED = (0.66, 0.7, 0.77, 1)
+ACCENT = (1.0, 0.74, 0.32, 1)
+"""Banners and what needs the table's attention: the final round, a proposal."""
+GOOD = (0.25, 0.62, 0.38, 1)
+DANGER = (0.78, 0.28, 0.28, 1)
+BUTTON = (0.23, 0.29, 0.41, 1)
+BUTTON_DOWN = (0.33, 0.42, 0.58, 1)
+UNAVAILABLE = (0.13, 0.15, 0.19, 1)
+"""An action that cannot be taken now: flat and dim, but it still answers a tap with why."""
+TEXT_UNAVAILABLE = (0.46, 0.49, 0.56, 1)
+TARGET = (1.0, 0.84, 0.35, 1)
+"""The outline of a planet that is a target of the action being entered."""
+
+#: Coordinate badges as printed: blue jump, green scan, orange landing.
+COORDINATE = {"B": (0.18, 0.45, 0.9, 1), "G": (0.15, 0.6, 0.32, 1),
+              "O": (0.93, 0.5, 0.1, 1)}
+
+#: Player colours, told apart by colour-blind players too (the Okabe-Ito hues: vermillion,
+#: blue, bluish green and yellow differ in lightness as well as hue), and always shown with
+#: the name. Black chips are drawn dark with a light ring, so they show on the dark screen.
+PLAYER = {"red": (0.87, 0.37, 0.1, 1), "blue": (0.2, 0.5, 0.92, 1),
+          "green": (0.0, 0.62, 0.45, 1), "yellow": (0.94, 0.89, 0.26, 1),
+          "black": (0.1, 0.1, 0.1, 1)}
+PLAYER_INK = {"red": (1, 1, 1, 1), "blue": (1, 1, 1, 1), "green": (1, 1, 1, 1),
+              "yellow": (0.1, 0.1, 0.1, 1), "black": (1, 1, 1, 1)}
+"""Text drawn on a player's colour."""
+RING = (0.85, 0.87, 0.9, 1)
+"""The outline every chip gets: it keeps a black chip visible."""
+
+#: Tile pictures: the colour of each kind (space is the dark starry back).
+TILE = {"MIN-R": (0.82, 0.2, 0.2, 1), "MIN-P": (0.58, 0.3, 0.75, 1),
+        "MIN-G": (0.2, 0.65, 0.3, 1), "MIN-B": (0.2, 0.45, 0.85, 1),
+        "ALI-N": (0.55, 0.38, 0.22, 1), "ALI-B": (0.25, 0.55, 0.9, 1),
+        "MAT-G": (0.25, 0.72, 0.45, 1), "MAT-B": (0.3, 0.5, 0.95, 1),
+        "WAT": (0.3, 0.75, 0.95, 1), "MED": (0.92, 0.75, 0.2, 1),
+        "SPC": (0.05, 0.06, 0.15, 1), None: (0.35, 0.37, 0.42, 1)}
+
+TILE_FACE = (0.86, 0.82, 0.72, 1)
+"""The cardboard a tile picture is drawn on."""
+
+#: Score chart: one colour per category; space (negative) in red.
+CATEGORY = {"jump_gate": (0.3, 0.6, 0.95, 1), "station_points": (0.75, 0.75, 0.8, 1),
+            "minerals": (0.82, 0.35, 0.35, 1), "aliens": (0.62, 0.45, 0.3, 1),
+            "matter": (0.3, 0.75, 0.5, 1), "water": (0.35, 0.72, 0.95, 1),
+            "medals": (0.95, 0.8, 0.3, 1), "space": (0.9, 0.2, 0.25, 1)}
+
+# -- type scale (px at 800x480) ---------------------------------------------------------------
+SMALL = 12
+BODY = 15
+LARGE = 18
+TITLE = 22
+HUGE = 28
+
+# -- spacing (px at 800x480) ------------------------------------------------------------------
+GAP = 4
+PAD = 8
+WIDE = 12
+TOUCH = 48
+"""The smallest touch target."""
+RADIUS = 8
+
+
+def scale_for(width: float, height: float) -> float:
+    """How much larger than 800x480 a window is: the layout grows with it, never clips."""
+    return max(0.5, min(width / BASE_SIZE[0], height / BASE_SIZE[1]))
+
+
+def hex_color(rgba: tuple[float, ...]) -> str:
+    """For Kivy markup: ``[color=...]``."""
+    return "".join(f"{int(round(c * 255)):02x}" for c in rgba[:3])

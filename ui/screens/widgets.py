@@ -1,0 +1,390 @@
+"""Widgets the screens share: text that always fits, buttons that always answer, player chips
+and tokens, tile pictures, guard dialogs, the score chart with its legend, and a QR code.
+
+Behaviour only; how they look is in ``widgets.kv`` and ``theme.py``.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Callable, Sequence
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.image import Image as CoreImage
+from kivy.core.text import Label as CoreLabel
+from kivy.factory import Factory
+from kivy.graphics import Color, Ellipse, Line, Mesh, Rectangle, RoundedRectangle, Triangle
+from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty,
+                             OptionProperty, StringProperty)
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.image import Image
+from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
+from kivy.uix.widget import Widget
+
+from ui.screens import theme
+
+
+class FitLabel(Label):
+    """A label whose text always fits its box: it wraps, and shrinks its font (down to
+    ``min_font``) rather than spill over or be cut."""
+
+    max_font = NumericProperty(theme.BODY)
+    min_font = NumericProperty(theme.SMALL - 3)
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self._refit = Clock.create_trigger(self._fit, -1)
+        self.fbind("size", self._refit)
+        self.fbind("text", self._refit)
+        self.fbind("max_font", self._refit)
+        self.fbind("min_font", self._refit)
+        self._refit()
+
+    def _fit(self, *_args: object) -> None:
+        if self.width <= 1 or self.height <= 1:
+            return
+        room = max(1.0, self.width - 2 * self.padding[0])  # Kivy wraps inside the padding
+        self.text_size = (self.width, None)
+        words = self.text.split()
+        size = float(self.max_font)
+        while True:
+            self.font_size = size
+            self.texture_update()
+            width, height = self.texture_size
+            fits = width <= self.width + 0.5 and height <= self.height + 0.5
+            if fits and words:  # a word never breaks in the middle: shrink instead
+                fits = _widest(words, size, self.font_name, self.bold) <= room
+            if fits or size <= self.min_font:
+                break
+            size = max(float(self.min_font), size - max(0.5, size * 0.08))
+
+
+def _widest(words: list[str], size: float, font: str, bold: bool) -> float:
+    measure = CoreLabel(font_size=size, font_name=font, bold=bold)
+    return max(measure.get_extents(word)[0] for word in words)
+
+
+class TouchButton(ButtonBehavior, FitLabel):
+    """A button that looks like one. ``available`` False draws it flat and dim, but it still
+    answers a tap (with why it is unavailable): players learn from a tap, not from silence."""
+
+    role = OptionProperty("plain", options=["plain", "primary", "good", "danger", "quiet"])
+    available = BooleanProperty(True)
+    selected = BooleanProperty(False)
+    """A choice that is currently picked (drawn with the accent outline)."""
+
+
+class Chip(Label):
+    """A player's colour as a round chip with their initials: colour and name go together."""
+
+    color_name = StringProperty("red")
+
+
+class PlayerMark(Label):
+    """A small square in a player's colour with their initials (reservations, ships)."""
+
+    color_name = StringProperty("red")
+    shape = OptionProperty("square", options=["square", "ship"])
+
+
+class TileIcon(Widget):
+    """A picture of a tile kind, drawn: a mineral's crystal, an alien's face, matter's atom,
+    a water drop, a medal's star, the space tile's stars; a question mark when unknown."""
+
+    kind = StringProperty("", allownone=True)
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self._redraw = Clock.create_trigger(self._draw, -1)
+        self.fbind("pos", self._redraw)
+        self.fbind("size", self._redraw)
+        self.fbind("kind", self._redraw)
+        self._redraw()
+
+    def _draw(self, *_args: object) -> None:
+        self.canvas.clear()
+        side = min(self.width, self.height)
+        if side <= 2:
+            return
+        x, y = self.center_x - side / 2, self.center_y - side / 2
+        kind = self.kind or None
+        color = theme.TILE.get(kind, theme.TILE[None])
+        with self.canvas:
+            Color(*(theme.TILE["SPC"] if kind == "SPC" else theme.TILE_FACE))
+            RoundedRectangle(pos=(x, y), size=(side, side), radius=[side * 0.14])
+            Color(*color)
+            cx, cy, r = x + side / 2, y + side / 2, side * 0.32
+            family = (kind or "?")[:3]
+            if family == "MIN":
+                Mesh(vertices=_flat([(cx, cy + r), (cx + r * 0.8, cy + r * 0.2),
+                                     (cx + r * 0.5, cy - r), (cx - r * 0.5, cy - r),
+                                     (cx - r * 0.8, cy + r * 0.2)]),
+                     indices=[0, 1, 2, 0, 2, 3, 0, 3, 4], mode="triangles")
+            elif family == "ALI":
+                Ellipse(pos=(cx - r, cy - r * 0.9), size=(2 * r, 2 * r * 0.95))
+                Color(0.05, 0.05, 0.05, 1)
+                for dx in (-0.38, 0.38):
+                    Ellipse(pos=(cx + dx * r - r * 0.18, cy), size=(r * 0.36, r * 0.44))
+            elif family == "MAT":
+                Line(ellipse=(cx - r, cy - r * 0.45, 2 * r, r * 0.9), width=max(1, side * 0.04))
+                Line(ellipse=(cx - r * 0.45, cy - r, r * 0.9, 2 * r), width=max(1, side * 0.04))
+                Ellipse(pos=(cx - r * 0.25, cy - r * 0.25), size=(r * 0.5, r * 0.5))
+            elif family == "WAT":
+                Ellipse(pos=(cx - r * 0.7, cy - r * 0.9), size=(r * 1.4, r * 1.4))
+                Triangle(points=[cx - r * 0.66, cy - r * 0.05, cx + r * 0.66, cy - r * 0.05,
+                                 cx, cy + r])
+            elif family == "MED":
+                points = []
+                for k in range(10):
+                    radius = r if k % 2 == 0 else r * 0.45
+                    angle = math.pi / 2 + k * math.pi / 5
+                    points.append((cx + radius * math.cos(angle), cy + radius * math.sin(angle)))
+                Mesh(vertices=_flat([(cx, cy), *points]),
+                     indices=[i for k in range(10) for i in (0, 1 + k, 1 + (k + 1) % 10)],
+                     mode="triangles")
+            elif family == "SPC":
+                Color(0.9, 0.9, 1, 1)
+                for fx, fy, fs in ((0.25, 0.7, 0.07), (0.7, 0.75, 0.05), (0.55, 0.35, 0.08),
+                                   (0.3, 0.3, 0.04), (0.8, 0.45, 0.04)):
+                    Ellipse(pos=(x + fx * side, y + fy * side), size=(fs * side, fs * side))
+            else:
+                Color(0.2, 0.2, 0.22, 1)
+                Line(circle=(cx, cy + r * 0.3, r * 0.55, -90, 180), width=max(1, side * 0.05))
+                Line(points=[cx, cy + r * 0.3 - r * 0.55, cx, cy - r * 0.45],
+                     width=max(1, side * 0.05))
+                Ellipse(pos=(cx - side * 0.05, cy - r * 0.95), size=(side * 0.1, side * 0.1))
+
+
+class StatGlyph(Widget):
+    """The small icons of a player's token: the jump gate, a station, a tile, cards, a chip."""
+
+    kind = StringProperty("tiles")
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self._redraw = Clock.create_trigger(self._draw, -1)
+        for name in ("pos", "size", "kind"):
+            self.fbind(name, self._redraw)
+
+    def _draw(self, *_args: object) -> None:
+        self.canvas.clear()
+        side = min(self.width, self.height)
+        if side <= 2:
+            return
+        x, y = self.center_x - side / 2, self.center_y - side / 2
+        stroke = max(1.0, side * 0.08)
+        with self.canvas:
+            Color(*theme.MUTED)
+            if self.kind == "gate":
+                Line(circle=(x + side / 2, y + side / 2, side * 0.45), width=stroke)
+                Line(circle=(x + side / 2, y + side / 2, side * 0.22), width=stroke)
+            elif self.kind == "stations":
+                Line(points=[x + side * 0.12, y + side * 0.08, x + side * 0.12, y + side * 0.55,
+                             x + side * 0.5, y + side * 0.92, x + side * 0.88, y + side * 0.55,
+                             x + side * 0.88, y + side * 0.08], width=stroke, close=True)
+            elif self.kind == "tiles":
+                Rectangle(pos=(x + side * 0.12, y + side * 0.12), size=(side * 0.76, side * 0.76))
+            elif self.kind == "cards":
+                Line(rectangle=(x + side * 0.1, y + side * 0.05, side * 0.5, side * 0.75),
+                     width=stroke)
+                Line(rectangle=(x + side * 0.38, y + side * 0.2, side * 0.5, side * 0.75),
+                     width=stroke)
+            else:  # chips
+                Line(circle=(x + side / 2, y + side / 2, side * 0.42), width=stroke)
+                Ellipse(pos=(x + side * 0.35, y + side * 0.35), size=(side * 0.3, side * 0.3))
+
+
+def _flat(points: Sequence[tuple[float, float]]) -> list[float]:
+    return [v for x, y in points for v in (x, y, 0, 0)]
+
+
+class TileButton(ButtonBehavior, BoxLayout):
+    """A tile kind to pick: its picture and name, and how many when counting."""
+
+    kind = StringProperty("", allownone=True)
+    text = StringProperty("")
+    count = NumericProperty(-1)
+    """-1: not counting (a choice); otherwise the count shown."""
+    selected = BooleanProperty(False)
+
+
+class Dialog(ModalView):
+    """A question a stray tap cannot answer: two deliberate buttons, the safe one first."""
+
+    title = StringProperty("")
+    text = StringProperty("")
+    confirm_text = StringProperty("")
+    cancel_text = StringProperty("")
+    confirm_role = StringProperty("danger")
+    confirm_action = ObjectProperty(None, allownone=True)
+    answered = BooleanProperty(False)
+    """A dialog answers once: a second tap while it fades away does nothing."""
+
+    def confirm(self) -> None:
+        if self.answered:
+            return
+        self.answered = True
+        self.dismiss()
+        if self.confirm_action is not None:
+            self.confirm_action()
+
+    def cancel(self) -> None:
+        if not self.answered:
+            self.answered = True
+            self.dismiss()
+
+
+class InfoDialog(ModalView):
+    """What is known of a planet or a player, in words, with one button to close."""
+
+    title = StringProperty("")
+    text = StringProperty("")
+
+
+class ChartName(FitLabel):
+    color_name = StringProperty("red")
+
+
+class LegendEntry(BoxLayout):
+    category = StringProperty("minerals")
+    text = StringProperty("")
+
+
+def choice_button(text: str, role: str, action: Callable[[], object]) -> TouchButton:
+    """A button that does ``action`` when tapped (the proposal cards' choices)."""
+    button = Factory.TouchButton(text=text, role=role)
+    button.bind(on_release=lambda _button: action())
+    return button
+
+
+def ask(title: str, text: str, confirm: str, cancel: str, confirm_action: Callable[[], None],
+        role: str = "danger") -> Dialog:
+    dialog = Factory.Dialog(title=title, text=text, confirm_text=confirm, cancel_text=cancel,
+                            confirm_action=confirm_action, confirm_role=role)
+    dialog.open()
+    return dialog
+
+
+class BarChart(Widget):
+    """Each player's points by category, stacked; negative points (space tiles) go left of the
+    zero line in red. The legend is a separate widget (``ChartLegend``)."""
+
+    rows = ListProperty([])
+    """(name, color name, {category: points}) per player, in seat order."""
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self._labels: list[Label] = []
+        self._redraw = Clock.create_trigger(self._draw, -1)
+        for name in ("pos", "size", "rows"):
+            self.fbind(name, self._redraw)
+
+    def _draw(self, *_args: object) -> None:
+        self.canvas.before.clear()
+        for label in self._labels:
+            self.remove_widget(label)
+        self._labels = []
+        if not self.rows:
+            return
+        scale = App.get_running_app().scale
+        gained = max(1, max(sum(max(0, v) for v in parts.values()) for _, _, parts in self.rows))
+        lost = max(0, max(sum(-min(0, v) for v in parts.values()) for _, _, parts in self.rows))
+        band = self.height / len(self.rows)
+        name_w = self.width * 0.24
+        bars_w = self.width - name_w
+        unit = bars_w / (gained + lost)
+        zero = self.x + name_w + lost * unit
+        with self.canvas.before:
+            Color(*theme.LINE)
+            Line(points=[zero, self.y, zero, self.top], width=1)
+            for k, (_, _, parts) in enumerate(self.rows):
+                y = self.top - (k + 1) * band + band * 0.18
+                right, left = zero, zero
+                for category, points in parts.items():
+                    if not points:
+                        continue
+                    Color(*theme.CATEGORY.get(category, theme.MUTED))
+                    w = abs(points) * unit
+                    if points > 0:
+                        Rectangle(pos=(right, y), size=(w, band * 0.64))
+                        right += w
+                    else:
+                        left -= w
+                        Rectangle(pos=(left, y), size=(w, band * 0.64))
+        for k, (name, color, _) in enumerate(self.rows):
+            label = Factory.ChartName(text=name, color_name=color,
+                                      pos=(self.x, self.top - (k + 1) * band),
+                                      size=(name_w - 4 * scale, band))
+            self._labels.append(label)
+            self.add_widget(label)
+
+
+class QRCode(ButtonBehavior, Image):
+    """A QR code of ``data``, drawn with crisp modules (a phone scans it from the screen); a tap
+    shows it as large as the screen allows."""
+
+    data = StringProperty("")
+
+    def on_data(self, *_args: object) -> None:
+        if not self.data:
+            self.texture = None
+            return
+        import segno
+        buffer = io.BytesIO()
+        # level L: the fewest modules, so each is as large as possible on the screen
+        segno.make(self.data, error="l").save(buffer, kind="png", scale=4, border=4)
+        buffer.seek(0)
+        texture = CoreImage(buffer, ext="png").texture
+        texture.mag_filter = "nearest"
+        texture.min_filter = "nearest"
+        self.texture = texture
+
+
+class CameraThumb(Image):
+    """What the camera sees now, small, with what it read outlined: cards green, stickers
+    magenta. It follows the camera twice a second while it is on screen."""
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self.fit_mode = "contain"
+        self._event = Clock.schedule_interval(self.update, 0.5)
+
+    def update(self, *_args: object) -> None:
+        if self.get_root_window() is None:
+            return
+        app = App.get_running_app()
+        frame = app.camera_frame()
+        if frame is None:
+            return
+        import cv2
+        import numpy as np
+        small = cv2.resize(frame, (256, int(256 * frame.shape[0] / frame.shape[1])),
+                           interpolation=cv2.INTER_AREA)
+        factor = small.shape[1] / frame.shape[1]
+        seen = app.camera_seen()
+        for corners, color in [(c.corners, (0, 230, 0)) for c in seen.cards] + \
+                [(t.corners, (255, 0, 255)) for t in seen.tiles]:
+            points = (np.array(corners) * factor).astype(np.int32)
+            cv2.polylines(small, [points], True, color, 2)
+        rgb = cv2.cvtColor(cv2.flip(small, 0), cv2.COLOR_BGR2RGB)
+        from kivy.graphics.texture import Texture
+        texture = Texture.create(size=(rgb.shape[1], rgb.shape[0]), colorfmt="rgb")
+        texture.blit_buffer(rgb.tobytes(), colorfmt="rgb", bufferfmt="ubyte")
+        self.texture = texture
+
+
+def player_marks(names: Sequence[str]) -> dict[str, str]:
+    """Short marks that tell the players apart on the board: initials, two letters when two
+    names share one."""
+    marks: dict[str, str] = {}
+    for name in names:
+        letters = [c for c in name if c.isalnum()] or ["?"]
+        first = letters[0].upper()
+        clash = [n for n in names if n != name and ([c for c in n if c.isalnum()] or ["?"])[0]
+                 .upper() == first]
+        marks[name] = first + (letters[1].lower() if clash and len(letters) > 1 else "")
+    return marks

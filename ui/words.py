@@ -1,0 +1,281 @@
+"""The game in the players' words and language: action and tile names as the rulebooks say them,
+a sentence per event for the log, proposals as questions, the engine's refusals and the
+camera's notices. Kivy-free: it only needs the catalogues.
+"""
+
+from __future__ import annotations
+
+import errno
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.journal import JournalWriteError
+from companion.rules import (ACTION_TYPES, SPACE, Card, Coordinate, Develop, Discover, End,
+                             Event, Fly, Game, GameState, Inventory, Jump, Redo, RulesError, Scan,
+                             Setup, TopUp, Undo)
+from companion.tracker import Notice, Proposal
+from ui.i18n import _, ngettext, pgettext
+
+
+def action_name(kind: str) -> str:
+    """The six actions as the rulebooks name them (Nachschub, Rifornimento carte...)."""
+    names = {"top_up": pgettext("action", "Top up"), "jump": pgettext("action", "Jump"),
+             "fly": pgettext("action", "Fly"), "scan": pgettext("action", "Scan"),
+             "develop": pgettext("action", "Develop"),
+             "discover": pgettext("action", "Discover")}
+    return names[kind]
+
+
+def tile_name(kind: str | None) -> str:
+    names = {"MIN-R": _("red mineral"), "MIN-P": _("purple mineral"),
+             "MIN-G": _("green mineral"), "MIN-B": _("blue mineral"),
+             "ALI-N": _("brown alien"), "ALI-B": _("blue alien"),
+             "MAT-G": _("green matter"), "MAT-B": _("blue matter"), "WAT": _("water"),
+             "MED": _("medal"), "SPC": _("space tile"), None: _("kind not known")}
+    return names[kind]
+
+
+def category_name(category: str) -> str:
+    names = {"jump_gate": _("jump gate"), "station_points": _("stations"),
+             "minerals": _("minerals"), "aliens": _("aliens"), "matter": _("matter"),
+             "water": _("water"), "medals": _("medals"), "space": _("space"),
+             "total": _("total")}
+    return names[category]
+
+
+def color_name(color: str) -> str:
+    names = {"red": _("red"), "blue": _("blue"), "green": _("green"), "yellow": _("yellow"),
+             "black": _("black")}
+    return names[color]
+
+
+def variant_name(variant: str) -> str:
+    return {"table": _("Printed rules"), "yucata": _("Yucata rules")}[variant]
+
+
+def variant_explained(variant: str) -> str:
+    return {"table": _("As printed: a space tile taken by mistake costs 10 points."),
+            "yucata": _("As on Yucata: a space tile can never be taken.")}[variant]
+
+
+def coordinate_words(coordinate: Coordinate) -> str:
+    """How a player says it: "Blue 3", "Orange joker"."""
+    number = _("joker") if coordinate.number is None else str(coordinate.number)
+    return {"B": _("Blue {number}"), "G": _("Green {number}"),
+            "O": _("Orange {number}")}[coordinate.color].format(number=number)
+
+
+def card_words(card: Card) -> str:
+    return " / ".join(coordinate_words(c) for c in card.coordinates)
+
+
+def cards_words(cards: Sequence[Card]) -> str:
+    return _(" and ").join(card_words(c) for c in cards)
+
+
+def place_words(place: int | None) -> str:
+    """A gate place: "1st", "2nd"; "–" for a player with no probe on the gate."""
+    if not place:
+        return "–"
+    ordinals = {1: _("1st"), 2: _("2nd"), 3: _("3rd"), 4: _("4th"), 5: _("5th")}
+    return ordinals.get(place, str(place))
+
+
+# ---------------------------------------------------------------------------------------------
+# The log: one sentence per event
+# ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class LogLine:
+    text: str
+    player: str | None
+    """Whose action it was, for the colour beside the line (None: the table's)."""
+
+
+def event_sentence(state: GameState, event: Event) -> str:
+    """What an event did, said of the state it was played in: "Ann jumped to Caldera with
+    Blue 3"."""
+    player = state.current_name
+    at = state.players[state.current].at
+    planet = "" if at is None else state.setup.planets[at].name
+    if isinstance(event, TopUp):
+        if not event.discard:
+            return _("{player} topped up without discarding").format(player=player)
+        text = ngettext("{player} discarded {count} card and topped up",
+                        "{player} discarded {count} cards and topped up",
+                        event.discard).format(player=player, count=event.discard)
+        return text + _(" ({cards})").format(cards=cards_words(event.cards)) \
+            if event.cards else text
+    if isinstance(event, Jump):
+        if event.card is None:
+            return _("{player} jumped to {planet}").format(player=player, planet=event.to)
+        return _("{player} jumped to {planet} with {card}").format(
+            player=player, planet=event.to, card=card_words(event.card))
+    if isinstance(event, Fly):
+        return _("{player} flew to {planet}").format(player=player, planet=event.to)
+    if isinstance(event, Scan):
+        if event.only_space:
+            return _("{player} scanned {planet} and found only space tiles").format(
+                player=player, planet=planet)
+        text = _("{player} scanned {planet}").format(player=player, planet=planet)
+        return text + _taking(event.tile, event.reveal, reserved=True)
+    if isinstance(event, Develop):
+        text = _("{player} developed {planet}").format(player=player, planet=planet)
+        return text + _taking(event.tile, event.reveal, reserved=False)
+    if isinstance(event, Discover):
+        text = _("{player} discovered on {planet}").format(player=player, planet=planet)
+        return text + _taking(event.tile, event.reveal, reserved=False)
+    if isinstance(event, End):
+        return _("The players ended the game")
+    if isinstance(event, Inventory):
+        return ngettext("{player}'s tiles entered: {count} tile",
+                        "{player}'s tiles entered: {count} tiles",
+                        len(event.tiles)).format(player=event.player, count=len(event.tiles))
+    return event.type
+
+
+def move_summary(state: GameState, event: Event) -> str:
+    """An action in two words, for a player's token: "Jump Caldera", "Scan Freezer"."""
+    if isinstance(event, Jump | Fly):
+        return f"{action_name(event.type)} {event.to}"
+    at = state.players[state.current].at
+    if isinstance(event, Scan | Develop | Discover) and at is not None:
+        return f"{action_name(event.type)} {state.setup.planets[at].name}"
+    return action_name(event.type) if event.type in ACTION_TYPES else event_sentence(state, event)
+
+
+def last_moves(game: Game) -> dict[str, str]:
+    """Each player's latest turn (one or two actions still in effect), as a token shows it."""
+    turns: dict[str, tuple[int, list[str]]] = {}
+    for state, event in game.played:
+        if event.type not in ACTION_TYPES:
+            continue
+        player = state.current_name
+        turn, moves = turns.get(player, (-1, []))
+        if state.turn != turn:
+            moves = []
+        turns[player] = (state.turn, [*moves, move_summary(state, event)])
+    return {player: " · ".join(moves) for player, (_turn, moves) in turns.items()}
+
+
+def _taking(tile: str | None, reveal: bool, reserved: bool) -> str:
+    text = ""
+    if tile is not None:
+        text = (_(", reserving a {tile}") if reserved else _(", taking a {tile}")).format(
+            tile=tile_name(tile))
+    if reveal:
+        text += _("; only space tiles are left there, face up")
+    return text
+
+
+def log_lines(setup: Setup, entries: Iterable[Any]) -> list[LogLine]:
+    """Every line of the record after the set-up as sentences, oldest first; an undo or a redo
+    says which action it took back or played again."""
+    game = Game(setup)
+    said: list[LogLine] = []
+    in_effect: list[LogLine] = []
+    undone: list[LogLine] = []
+    for entry in entries:
+        event = entry.event
+        if isinstance(event, Undo):
+            line = in_effect.pop()
+            undone.append(line)
+            said.append(LogLine(_("Undone: {what}").format(what=line.text), line.player))
+        elif isinstance(event, Redo):
+            line = undone.pop()
+            in_effect.append(line)
+            said.append(LogLine(_("Redone: {what}").format(what=line.text), line.player))
+        else:
+            player = (event.player if isinstance(event, Inventory) else
+                      None if isinstance(event, End) else game.state.current_name)
+            line = LogLine(event_sentence(game.state, event), player)
+            in_effect.append(line)
+            undone.clear()
+            said.append(line)
+        game.play(event)
+    return said
+
+
+# ---------------------------------------------------------------------------------------------
+# Camera proposals, as questions
+# ---------------------------------------------------------------------------------------------
+
+def proposal_question(state: GameState, proposal: Proposal) -> str:
+    """What a proposal would do: "Jump to Caldera?", "Scan Caldera, reserving a water?"."""
+    event = proposal.event
+    at = state.players[state.current].at
+    planet = "" if at is None else state.setup.planets[at].name
+    tile = getattr(event, "tile", None)
+    if isinstance(event, Jump):
+        return _("Jump to {planet}?").format(planet=event.to)
+    if isinstance(event, TopUp):
+        return ngettext("Top up, discarding {count} card?", "Top up, discarding {count} cards?",
+                        event.discard).format(count=event.discard)
+    if isinstance(event, Scan) and event.only_space:
+        return _("Scan {planet}: only space tiles?").format(planet=planet)
+    if isinstance(event, Inventory):
+        return _("{player}'s tiles: {tiles}?").format(
+            player=event.player, tiles=", ".join(tile_name(t) for t in event.tiles) or "–")
+    question = {"scan": _("Scan {planet}"), "develop": _("Develop {planet}"),
+                "discover": _("Discover on {planet}")}[event.type].format(planet=planet)
+    if tile is not None:
+        question += (_(", reserving a {tile}") if event.type == "scan" else
+                     _(", taking a {tile}")).format(tile=tile_name(tile))
+    return question + "?"
+
+
+def proposal_source(proposal: Proposal) -> str:
+    """What the camera saw: "Blue 3 / Green 2 on the pile", "tile 17 in the scan tray"."""
+    parts = []
+    if proposal.cards:
+        parts.append(_("{cards} on the pile").format(cards=cards_words(proposal.cards)))
+    if proposal.tile is not None:
+        parts.append(_("tile {number} ({tile}) in the scan tray").format(
+            number=f"{proposal.tile.tile_id:02d}", tile=tile_name(proposal.tile.kind)))
+    if proposal.tiles_shown:
+        parts.append(ngettext("{count} tile in the scan tray", "{count} tiles in the scan tray",
+                              proposal.tiles_shown).format(count=proposal.tiles_shown))
+    return _(" and ").join(parts)
+
+
+# ---------------------------------------------------------------------------------------------
+# Refusals and notices
+# ---------------------------------------------------------------------------------------------
+
+def _word_params(params: dict[str, Any]) -> dict[str, Any]:
+    """Values that are words of the game, in the players' language."""
+    out = dict(params)
+    if "category" in out:
+        out["category"] = category_name(str(out["category"]))
+    if "action" in out:
+        out["action"] = action_name(str(out["action"]))
+    if "card" in out:
+        try:
+            out["card"] = card_words(Card.parse(out["card"]))
+        except RulesError:
+            pass
+    for key in ("tile", "known", "kind"):
+        if out.get(key) in ("MIN-R", "MIN-P", "MIN-G", "MIN-B", "ALI-N", "ALI-B", "MAT-G",
+                            "MAT-B", "WAT", "MED", SPACE):
+            out[key] = tile_name(out[key])
+    return out
+
+
+def error_text(error: BaseException) -> str:
+    """A refusal or a failure, in the players' language."""
+    if isinstance(error, RulesError):
+        return _(error.template).format(**_word_params(error.params))
+    if isinstance(error, JournalWriteError):
+        reason = {errno.ENOSPC: _("the disk is full"), errno.EROFS: _("the disk is read-only"),
+                  errno.EACCES: _("the companion may not write there"),
+                  errno.EIO: _("the disk failed")}.get(error.errno or 0, str(error.strerror))
+        return _("Not saved: {reason}. The last action was not recorded.").format(
+            reason=reason)
+    if isinstance(error, OSError):
+        return _("The disk refused: {reason}").format(reason=error.strerror or str(error))
+    return str(error)
+
+
+def notice_text(notice: Notice) -> str:
+    return _(notice.template).format(**_word_params(dict(notice.params)))
