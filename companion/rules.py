@@ -1215,10 +1215,9 @@ def _inventory(state: GameState, event: Inventory) -> None:
     listed = Counter(event.tiles)
     for kind, count in Counter(t for t in player.tiles if t is not None).items():
         if listed[kind] < count:
-            raise InventoryError("the record says {player} has {count} × {kind} ({name}); "
-                                 "this inventory lists {listed}", player=event.player,
-                                 count=count, kind=kind, name=TILE_NAMES[kind],
-                                 listed=listed[kind])
+            raise InventoryError("the record says {player} has {count} × {kind}; this "
+                                 "inventory lists {listed}", player=event.player,
+                                 count=count, kind=kind, listed=listed[kind])
     if SPACE in listed and state.setup.variant == "yucata":
         raise InventoryError("variant yucata: no player can hold a space tile")
     player.tiles = list(event.tiles)

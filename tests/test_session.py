@@ -69,10 +69,56 @@ def test_a_finished_game_exports_as_its_journal_and_a_bg_stats_play(tmp_path):
     data = json.loads(play.read_text())
     sheet = score(game.game.state)
     assert data["game"]["bggId"] == 105199 and data["game"]["highestWins"] is True
+    assert data["game"]["noPoints"] is False and data["board"] == game.setup.variant
+    assert [p["rank"] for p in data["players"] if p["winner"]] == [1] * len(sheet.winners)
     assert [p["score"] for p in data["players"]] == [p.total for p in sheet.players]
     assert [p["name"] for p in data["players"] if p["winner"]] == list(sheet.winners)
     assert [p["name"] for p in data["players"] if p["startPlayer"]] == [game.setup.first]
     assert data == bg_stats_play(record)
+
+
+def test_an_export_to_a_full_or_read_only_disk_says_so_and_leaves_no_half_file(
+        tmp_path, monkeypatch):
+    import errno
+    import os
+
+    from companion.library import ExportError
+    library = Library(tmp_path)
+    game = simulate(5, 2)
+    session = Session(library)
+    session.start(game.setup)
+    for event in game.events:
+        session.play(event)
+    record = next(r for r in library.records() if r.ended)
+    real_replace = os.replace
+
+    def disk_full(*args):  # type: ignore[no-untyped-def]
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(os, "replace", disk_full)
+    try:
+        library.export(record)
+    except ExportError as error:
+        assert error.errno == errno.ENOSPC and "could not export" in str(error)
+    else:
+        raise AssertionError("the export did not fail")
+    monkeypatch.setattr(os, "replace", real_replace)
+    assert list(library.exports.iterdir()) == []  # no temporary file left behind
+
+
+def test_statistics_count_games_wins_and_scores_and_skip_games_without_scores(tmp_path):
+    from companion.library import statistics
+    library = Library(tmp_path)
+    for seed in (3, 4, 5):
+        session = Session(library)
+        session.start(simulate(seed, 2).setup)
+        for event in simulate(seed, 2).events:
+            session.play(event)
+        session.close()
+    rows = {row.name: row for row in statistics(library.records())}
+    assert rows["Ann"].games == 3 and rows["Ben"].games == 3
+    assert rows["Ann"].wins + rows["Ben"].wins >= 3  # a shared win counts for both
+    totals = [r.totals["Ann"] for r in library.records()]
+    assert rows["Ann"].best == max(totals) and rows["Ann"].average == sum(totals) / 3
 
 
 def test_auto_confirm_takes_an_unambiguous_proposal_and_only_then(tmp_path):

@@ -44,9 +44,9 @@ from ui.app import CompanionApp  # noqa: E402
 from staging import only_space_at  # noqa: E402
 from ui_geometry import layout_problems, untranslated  # noqa: E402
 
-LANGUAGE = os.environ.get("UI_LANG", "en")
-SIZES = [tuple(int(v) for v in s.split("x")) for s in
-         os.environ.get("UI_SIZES", SIZE).split(",")]
+LANGUAGES = os.environ.get("UI_LANG", "en").split(",")
+LANGUAGE = LANGUAGES[0]
+"""The language being shown now (a scenario may go through several)."""
 CAMERA = "demo" if SCENARIO in ("demo", "first_frame", "soak") else "none"
 result: dict[str, object] = {"scenario": SCENARIO, "size": [WIDTH, HEIGHT],
                              "language": LANGUAGE}
@@ -112,6 +112,9 @@ def data_words() -> set[str]:
     """What the screens show as it is, in every language: names and the language names."""
     words = {"Space Mission", "English", "Deutsch", "Italiano", "BG Stats"}
     words |= {p.planet.name for p in app.box.planets}
+    words |= {r.name for r in app.preferences.roster}
+    if app.manager.has_screen("setup"):
+        words |= {name for name, _color in screen("setup").seats}
     state = app.session.state
     if state is not None:
         words |= {p.name for p in state.setup.players}
@@ -233,12 +236,13 @@ def start_game(players: int):  # type: ignore[no-untyped-def]
 # -- scenarios --------------------------------------------------------------------------------
 
 def scenario_screens():  # type: ignore[no-untyped-def]
-    """Every screen and state, at each size asked for: screenshots and the layout check."""
-    if LANGUAGE != "en":
-        app.set_language(LANGUAGE)
-    yield from settle()
-    for width, height in SIZES:
-        Window.size = (width, height)
+    """Every screen and state in each language asked for (UI_LANG, comma separated), at the
+    window's size (a window resized after it was opened no longer shows what it draws, so
+    each size is a process of its own): screenshots and the layout check."""
+    global LANGUAGE
+    for language in LANGUAGES:
+        LANGUAGE = language
+        app.set_language(language)
         yield from settle()
         yield from every_state()
     result["missing"] = sorted(i18n.missing)
@@ -481,6 +485,45 @@ def scenario_legal():  # type: ignore[no-untyped-def]
     result["rss_mb"] = rss_mb()
 
 
+def scenario_keyboard():  # type: ignore[no-untyped-def]
+    """On the kiosk (no keyboard attached) a name is typed on Kivy's docked keyboard: tapping
+    the name field brings it up, its keys type, Seat seats the player."""
+    from kivy.uix.vkeyboard import VKeyboard
+    tap(screen("home").ids.new_game)
+    yield from settle()
+    setup = screen("setup")
+    tap(setup.ids.new_name)
+    for _ in range(10):
+        yield
+    keyboard = next((w for w in Window.children if isinstance(w, VKeyboard)), None)
+    result["keyboard"] = keyboard is not None and keyboard.docked
+    shot("setup-keyboard")
+    for letter in "zoe":
+        tap_key(keyboard, letter)
+        yield
+    result["typed"] = setup.ids.new_name.text
+    tap(setup.ids.add)
+    yield from settle()
+    result["seated"] = [name for name, _color in setup.seats]
+
+
+def tap_key(keyboard, letter: str) -> None:  # type: ignore[no-untyped-def]
+    """A touch on the docked keyboard's key for ``letter`` (found by its place on the
+    keyboard's layout, as a finger finds it)."""
+    width, height = keyboard.size
+    for row in range(40):
+        for column in range(80):
+            x, y = (column + 0.5) * width / 80, (row + 0.5) * height / 40
+            key = keyboard.get_key_at_pos(x, y)
+            if key is not None and key[0][1] == letter:
+                # the keyboard is a scatter: its own coordinates become the window's
+                touch = UnitTestTouch(*keyboard.to_window(*keyboard.to_parent(x, y)))
+                touch.touch_down()
+                touch.touch_up()
+                return
+    raise LookupError(f"no key {letter!r} on the keyboard")
+
+
 def scenario_resume():  # type: ignore[no-untyped-def]
     state = app.session.state
     result["resumed_screen"] = app.manager.current
@@ -576,7 +619,8 @@ def scenario_first_frame():  # type: ignore[no-untyped-def]
 SCENARIOS = {"screens": scenario_screens, "legal": scenario_legal,
              "kill_play": scenario_kill_play, "soak": scenario_soak,
              "touch_game": scenario_touch_game, "resume": scenario_resume,
-             "demo": scenario_demo, "first_frame": scenario_first_frame}
+             "demo": scenario_demo, "first_frame": scenario_first_frame,
+             "keyboard": scenario_keyboard}
 
 
 def drive(steps):  # type: ignore[no-untyped-def]
@@ -596,7 +640,8 @@ def drive(steps):  # type: ignore[no-untyped-def]
 
 def finish() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
-    name = f"result-{SCENARIO}-{LANGUAGE}-{os.environ.get('UI_PLAYERS', '')}{SIZE}.json"
+    language = "-".join(LANGUAGES)
+    name = f"result-{SCENARIO}-{language}-{os.environ.get('UI_PLAYERS', '')}{SIZE}.json"
     (OUT / name).write_text(json.dumps(result, default=str))
     app.stop()
 

@@ -142,7 +142,9 @@ def untranslated(window: Widget, data: set[str]) -> list[str]:
         text = getattr(widget, "text", "")
         if not isinstance(text, str) or len(text.strip()) <= 2:
             continue  # a mark or a figure: "A", "B2", "7", "?"
-        rest = MARKED.sub(" ", text)
+        rest = text
+        while MARKED.search(rest):  # translations hold translations: innermost first
+            rest = MARKED.sub(" ", rest)
         for word in sorted(data, key=len, reverse=True):
             rest = rest.replace(word, " ")
         if any(c.isalpha() for c in rest):

@@ -131,7 +131,6 @@ class CompanionApp(App):
         for name in KV_FILES:
             Builder.load_file(str(Path(__file__).parent / "screens" / f"{name}.kv"))
         Window.clearcolor = theme.BACKGROUND
-        Window.softinput_mode = "below_target"
         Window.bind(size=self._rescale, on_touch_down=self._touched)
         self._rescale(Window, Window.size)
         manager = ScreenManager(transition=NoTransition())

@@ -31,7 +31,8 @@ def prepare_kivy(home: Path, size: tuple[int, int] | None = None,
     elif not kiosk:
         Config.set("graphics", "window_state", "maximized")
     if kiosk:
-        Config.set("graphics", "fullscreen", "auto")
+        if size is None:
+            Config.set("graphics", "fullscreen", "auto")
         Config.set("kivy", "keyboard_mode", "dock")  # no keyboard on a kiosk: Kivy's docked one
         kiosk_touch_config(Config)
     else:

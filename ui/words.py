@@ -74,6 +74,11 @@ def cards_words(cards: Sequence[Card]) -> str:
     return _(" and ").join(card_words(c) for c in cards)
 
 
+def decimal_words(value: float) -> str:
+    """A number with one decimal, written as the language writes it (38.5, 38,5)."""
+    return f"{value:.1f}".replace(".", pgettext("decimal separator", "."))
+
+
 def place_words(place: int | None) -> str:
     """A gate place: "1st", "2nd"; "–" for a player with no probe on the gate."""
     if not place:

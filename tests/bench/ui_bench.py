@@ -58,7 +58,6 @@ def bench_card_latency(report) -> None:
         if any(getattr(p.event, "card", None) == card for p in view.proposals):
             latencies.append(waiting[frame.event_index])
             waiting[frame.event_index] = -1
-            tracker.card_used(card.code)
     missed = sum(1 for v in waiting.values() if v >= 0)
     median = statistics.median(latencies) if latencies else float("nan")
     report("card placed to proposal (median)", median, "frames", "<= 3", median <= 3)

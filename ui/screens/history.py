@@ -13,6 +13,7 @@ from kivy.uix.screenmanager import Screen
 from companion.library import GameRecord, statistics
 from ui.i18n import _, ngettext
 from ui.screens.home import record_title
+from ui.words import decimal_words
 
 SHOWN = 30
 """The newest games listed."""
@@ -43,7 +44,7 @@ class HistoryScreen(Screen):
             table.add_widget(Factory.StatCell(text=title, bold=True))
         for row in statistics(records):
             cells = (row.name, str(row.games), str(row.wins), f"{row.win_rate:.0%}",
-                     "–" if row.average is None else f"{row.average:.1f}",
+                     "–" if row.average is None else decimal_words(row.average),
                      "–" if row.best is None else str(row.best))
             for text in cells:
                 table.add_widget(Factory.StatCell(text=text))

@@ -83,7 +83,7 @@ class ConfirmCard(BoxLayout):
 
 
 class TopUpCard(BoxLayout):
-    cancel_action = ObjectProperty(None, allownone=True)
+    """How many cards a top up discards: a number to tap (× cancels)."""
 
 
 class LogRow(BoxLayout):
@@ -255,12 +255,13 @@ class PlayScreen(Screen):
         return card
 
     def _top_up_choices(self, state: GameState) -> BoxLayout:
-        card = Factory.TopUpCard(cancel_action=self.cancel)
+        card = Factory.TopUpCard()
         for event in self._legal.get("top_up", []):
             assert isinstance(event, TopUp)
             button = Factory.TouchButton(text=str(event.discard))
             button.bind(on_release=lambda _w, e=event: self.play(e))
             card.ids.choices.add_widget(button)
+        card.ids.choices.add_widget(choice_button("×", "quiet", self.cancel))
         return card
 
     def _develop_card(self, state: GameState) -> BoxLayout:

@@ -1,0 +1,70 @@
+"""The screen's languages: every string the screens can show has a German and an Italian
+translation naming the same values, the compiled catalogues are current, and the words of the
+game are the rulebooks' own."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.rules import Game, Jump, Scan, TopUp, Undo
+from tests.conftest import new_game
+from ui import i18n
+from ui.catalogues import problems
+from ui.words import action_name, error_text, log_lines, tile_name
+
+
+@pytest.fixture(autouse=True)
+def english_again():
+    yield
+    i18n.set_language("en")
+
+
+def test_every_shown_string_has_a_current_translation_in_each_language():
+    assert problems() == []
+
+
+@pytest.mark.parametrize("language, names", [
+    ("de", ["Nachschub", "Jump", "Flug", "Scannen", "Erschließen", "Entdecken"]),
+    ("it", ["Rifornimento carte", "Jump", "Volo", "Scansione", "Esplorare", "Scoprire"]),
+])
+def test_the_actions_have_the_rulebooks_names(language, names):
+    i18n.set_language(language)
+    assert [action_name(k) for k in ("top_up", "jump", "fly", "scan", "develop",
+                                     "discover")] == names
+    assert i18n.missing == set()
+
+
+def test_tiles_and_refusals_speak_the_chosen_language():
+    i18n.set_language("de")
+    assert tile_name("MIN-P") == "lila Erz" and tile_name("MED") == "Orden"
+    game = new_game(2)
+    play_refusal = None
+    try:
+        game.play(Scan())
+    except Exception as error:  # noqa: BLE001 - the refusal is what is looked at
+        play_refusal = error
+    assert error_text(play_refusal).startswith("das Raumschiff von Ann steht auf dem Jump Gate")
+
+
+def test_the_log_says_each_event_and_what_an_undo_took_back_in_italian():
+    i18n.set_language("it")
+    game: Game = new_game(2)
+    for event in (Jump("Caldera"), TopUp(2), Undo()):
+        game.play(event)
+    lines = [line.text for line in log_lines(game.setup, game.log)]
+    assert lines == ["Ann è saltato su Caldera", "Ann ha scartato 2 carte e si è rifornito",
+                     "Annullato: Ann ha scartato 2 carte e si è rifornito"]
+
+
+def test_a_string_no_catalogue_holds_is_noticed():
+    i18n.set_language("de")
+    i18n.missing.clear()
+    assert i18n._("a string nobody translated") == "a string nobody translated"
+    assert i18n.missing == {"a string nobody translated"}
+    i18n.missing.clear()
+
+
+def test_the_pseudo_language_marks_everything_that_went_through_a_catalogue():
+    i18n.set_language("pseudo")
+    assert i18n._("Undo") == "\u2039Undo\u203a"
+    assert i18n.pgettext("action", "Fly") == "\u2039Fly\u203a"
