@@ -149,7 +149,7 @@ def bench_soak(report) -> None:
         subprocess.run([sys.executable, str(ROOT / "tests" / "ui_driver.py"), "soak",
                         "800x480", home, out], env=env, capture_output=True,
                        timeout=seconds + 300)
-        result = json.loads((Path(out) / "result-soak-800x480.json").read_text())
+        result = json.loads((Path(out) / "result-soak-en-800x480.json").read_text())
     growth = result["rss_end_mb"] - result["rss_start_mb"]
     report(f"soak on the demo table, {result['seconds'] / 60:.0f} min: memory growth", growth,
            "MB", "< 10 MB", growth < 10)

@@ -25,7 +25,7 @@ def _drive(scenario: str, **env: str) -> dict:
         environment.pop("KIVY_HOME", None)
         subprocess.run([sys.executable, str(ROOT / "tests" / "ui_driver.py"), scenario,
                         "800x480", home, out], env=environment, capture_output=True, timeout=600)
-        return json.loads((Path(out) / f"result-{scenario}-800x480.json").read_text())
+        return json.loads((Path(out) / f"result-{scenario}-en-800x480.json").read_text())
 
 
 def bench_start(report) -> None:
