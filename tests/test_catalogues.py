@@ -52,8 +52,8 @@ def test_the_log_says_each_event_and_what_an_undo_took_back_in_italian():
     for event in (Jump("Caldera"), TopUp(2), Undo()):
         game.play(event)
     lines = [line.text for line in log_lines(game.setup, game.log)]
-    assert lines == ["Ann è saltato su Caldera", "Ann ha scartato 2 carte e si è rifornito",
-                     "Annullato: Ann ha scartato 2 carte e si è rifornito"]
+    assert lines == ["Ann: jump su Caldera", "Ann: scarta 2 carte e pesca",
+                     "Annullato (Ann: scarta 2 carte e pesca)"]
 
 
 def test_a_string_no_catalogue_holds_is_noticed():

@@ -46,12 +46,13 @@ def test_every_screen_and_state_in_every_language_is_whole_and_touchable(tmp_pat
     result = drive("screens", size, tmp_path, UI_LANG="en,de,it")
     assert problems_of(result) == {}
     assert result["missing"] == [], "strings without a translation"
+    assert result["qr_enlarged"], "a tap on the BG Stats code shows it large"
     shots = set(result["shots"])
     for state in ("home", "settings", "setup-players", "setup-ring", "play-start",
                   "play-refused", "play-mid", "play-jump", "play-top-up", "play-tile-dialog",
                   "play-proposal", "play-proposals", "play-end-guard", "play-planet",
-                  "play-player", "play-legend", "end-tiles", "end-results", "history", "box",
-                  "calibration"):
+                  "play-player", "play-legend", "end-tiles", "end-results", "end-qr", "history",
+                  "box", "calibration"):
         assert state in shots
         for language in ("en", "de", "it"):
             assert (ARTIFACTS / f"{state}-{language}-{size}.png").exists(), (state, language)
@@ -149,8 +150,12 @@ def test_the_demo_plays_through_camera_and_tracker_and_a_touch_hands_over(tmp_pa
     assert (ARTIFACTS / "demo-en-800x480.png").exists()
 
 
-def test_on_the_kiosk_a_name_is_typed_on_the_docked_keyboard(tmp_path):
-    result = drive("keyboard", "800x480", tmp_path, COMPANION_KIOSK="1")
+@pytest.mark.parametrize(("language", "layout", "name"),
+                         [("en", "qwerty", "zoe"), ("de", "de", "jürgen")])
+def test_on_the_kiosk_a_name_is_typed_on_the_docked_keyboard_of_the_language(
+        tmp_path, language, layout, name):
+    result = drive("keyboard", "800x480", tmp_path, COMPANION_KIOSK="1", UI_LANG=language)
     assert result["keyboard"] is True  # no keyboard attached: Kivy's own, docked
-    assert result["typed"] == "zoe" and result["seated"] == ["zoe"]
+    assert result["layout"] == layout
+    assert result["typed"] == name and result["seated"] == [name]
     assert problems_of(result) == {}  # the name field stays above the keyboard

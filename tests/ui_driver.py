@@ -101,7 +101,7 @@ def shot(name: str) -> None:
     taken = Window.screenshot(name=str(target))  # Kivy numbers the file: give it its name
     if taken:
         Path(taken).replace(target)
-    problems = layout_problems(Window)
+    problems = layout_problems(Window, app.scale)
     if LANGUAGE == i18n.PSEUDO:
         problems += untranslated(Window, data_words())
     result.setdefault("problems", {})[f"{name} {size}"] = problems  # type: ignore[index]
@@ -358,6 +358,14 @@ def every_state():  # type: ignore[no-untyped-def]
     app._publish()
     yield from settle()
     shot("end-results")
+    tap(screen("end").ids.qr)  # a phone reads it better large
+    yield from settle()
+    yield from settle()
+    shot("end-qr")
+    shown = modal()
+    result["qr_enlarged"] = shown is not None and type(shown).__name__ == "QRDialog" and \
+        shown.data == screen("end").link
+    yield from close_modal()
     app.show("history")
     yield from settle()
     shot("history")
@@ -485,10 +493,16 @@ def scenario_legal():  # type: ignore[no-untyped-def]
     result["rss_mb"] = rss_mb()
 
 
+NAMES = {"de": "jürgen"}
+"""A name typed in each language (a German keyboard has the umlauts)."""
+
+
 def scenario_keyboard():  # type: ignore[no-untyped-def]
     """On the kiosk (no keyboard attached) a name is typed on Kivy's docked keyboard: tapping
     the name field brings it up, its keys type, Seat seats the player."""
     from kivy.uix.vkeyboard import VKeyboard
+    app.set_language(LANGUAGE)
+    yield from settle()
     tap(screen("home").ids.new_game)
     yield from settle()
     setup = screen("setup")
@@ -498,7 +512,8 @@ def scenario_keyboard():  # type: ignore[no-untyped-def]
     keyboard = next((w for w in Window.children if isinstance(w, VKeyboard)), None)
     result["keyboard"] = keyboard is not None and keyboard.docked
     shot("setup-keyboard")
-    for letter in "zoe":
+    result["layout"] = keyboard.layout
+    for letter in NAMES.get(LANGUAGE, "zoe"):
         tap_key(keyboard, letter)
         yield
     result["typed"] = setup.ids.new_name.text

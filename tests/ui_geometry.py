@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from kivy.core.text import Label as CoreLabel
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
@@ -14,6 +15,9 @@ from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
 TOUCH = 48
+READABLE = 10
+"""The smallest text, in px at 800x480 (the layout's scale times this at larger windows): a
+label shrunk under it to fit is too small to read at arm's length on the 7-inch screen."""
 SLACK = 1.0
 """Pixels of rounding a layout may leave."""
 
@@ -79,10 +83,26 @@ def _ancestors(widget: Widget) -> list[Widget]:
 
 def _name(widget: Widget) -> str:
     text = getattr(widget, "text", "")
-    return f"{type(widget).__name__}({text[:24]!r})"
+    holder = widget.parent.parent if widget.parent is not None else None
+    return f"{type(widget).__name__}({text[:24]!r}) in {type(holder).__name__}"
 
 
-def layout_problems(window: Widget) -> list[str]:
+def _broken_word(label: Label) -> str:
+    """A word wider than the line a wrapping label gives it (Kivy breaks it mid-word), if
+    any. A shortened label ("…") does not wrap."""
+    width = label.text_size[0] if label.text_size else None
+    if width is None or label.shorten or label.markup:
+        return ""
+    room = width - 2 * label.padding[0] + SLACK
+    for word in label.text.split():
+        measure = CoreLabel(font_size=label.font_size, font_name=label.font_name,
+                            bold=label.bold)
+        if measure.get_extents(word)[0] > room:
+            return word
+    return ""
+
+
+def layout_problems(window: Widget, scale: float = 1.0) -> list[str]:
     """Everything wrong with what the window shows now, in words (empty when all is well)."""
     roots = [w for w in window.children if isinstance(w, ModalView)] or list(window.children)
     top = roots[0]  # a modal view covers what lies under it
@@ -115,6 +135,12 @@ def layout_problems(window: Widget) -> list[str]:
             if tw > widget.width + SLACK or th > widget.height + SLACK:
                 problems.append(f"{_name(widget)}: its text ({tw}x{th}) does not fit "
                                 f"{widget.width:.0f}x{widget.height:.0f}")
+            broken = _broken_word(widget)
+            if broken:
+                problems.append(f"{_name(widget)}: the word {broken!r} breaks across lines")
+            if widget.font_size < READABLE * scale - 0.5:
+                problems.append(f"{_name(widget)}: its text is {widget.font_size:.1f} px, "
+                                f"under {READABLE * scale:.1f} px")
         if isinstance(widget, ButtonBehavior | TextInput) and not widget.disabled:
             if min(widget.width, widget.height) < TOUCH - SLACK:
                 problems.append(f"{_name(widget)} is a touch target of "

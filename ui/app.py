@@ -16,11 +16,13 @@ from pathlib import Path
 
 from kivy.app import App
 from kivy.clock import Clock
+from kivy.config import Config
 from kivy.core.window import Window
 from kivy.lang import Builder
 from kivy.properties import (BooleanProperty, NumericProperty, ObjectProperty, OptionProperty,
                              StringProperty)
 from kivy.uix.screenmanager import NoTransition, ScreenManager
+from kivy.uix.vkeyboard import VKeyboard
 
 from companion.box import BoxProfileError, load_box
 from companion.library import Library, default_home
@@ -55,6 +57,21 @@ SCREENS = {"home": HomeScreen, "setup": GameSetupScreen, "play": PlayScreen, "en
            "calibration": CalibrationScreen}
 DEMO_TAP_SECONDS = 0.9
 """How long the demo's player shows a tap before making it: long enough to be watched."""
+
+
+KEYBOARD_LAYOUTS = {"de": "de"}
+"""The kiosk's on-screen keyboard for each language (German names need ä, ö, ü and ß; the
+others type on qwerty)."""
+
+
+def use_keyboard_layout(language: str) -> None:
+    """The layout of the docked keyboard: from the configuration for the one Kivy makes when
+    first asked, and switched on the one it keeps if it has made it already."""
+    layout = KEYBOARD_LAYOUTS.get(language, "qwerty")
+    Config.set("kivy", "keyboard_layout", layout)
+    for keyboard in getattr(Window, "_keyboards", {}).values():  # Kivy keeps no public list
+        if isinstance(getattr(keyboard, "widget", None), VKeyboard):
+            keyboard.widget.layout = layout
 
 
 class CompanionApp(App):
@@ -106,6 +123,7 @@ class CompanionApp(App):
         self.preferences_path = self.home / "preferences.json"
         self.preferences = load_preferences(self.preferences_path)
         self.language = i18n.set_language(self.preferences.language)
+        use_keyboard_layout(self.language)
         self.box_path = self.home / "box.json"
         try:
             self.box = load_box(self.box_path if self.box_path.exists() else None)
@@ -300,6 +318,7 @@ class CompanionApp(App):
     def set_language(self, code: str) -> None:
         """Switch the language, remember it, and build every screen anew in it."""
         self.language = i18n.set_language(code)
+        use_keyboard_layout(self.language)
         self._save_preferences(Preferences(self.language, self.preferences.roster,
                                            self.preferences.auto_confirm))
         current = self.manager.current

@@ -8,6 +8,7 @@ from __future__ import annotations
 import errno
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from companion.journal import JournalWriteError
@@ -41,6 +42,24 @@ def category_name(category: str) -> str:
              "minerals": _("minerals"), "aliens": _("aliens"), "matter": _("matter"),
              "water": _("water"), "medals": _("medals"), "space": _("space"),
              "total": _("total")}
+    return names[category]
+
+
+def when(moment: datetime, short: bool = False) -> str:
+    """A date and time the way the language writes them (numbers only: no month names from
+    the system's locale, which the kiosk may not have)."""
+    return moment.strftime(pgettext("short date format", "%m-%d %H:%M") if short
+                           else pgettext("date format", "%Y-%m-%d %H:%M"))
+
+
+def column_name(category: str) -> str:
+    """A score sheet column's head: a word short enough for a tenth of the 800x480 screen."""
+    names = {"jump_gate": pgettext("column", "Gate"),
+             "station_points": pgettext("column", "Stations"),
+             "minerals": pgettext("column", "Minerals"), "aliens": pgettext("column", "Aliens"),
+             "matter": pgettext("column", "Matter"), "water": pgettext("column", "Water"),
+             "medals": pgettext("column", "Medals"), "space": pgettext("column", "Space"),
+             "total": pgettext("column", "Total")}
     return names[category]
 
 

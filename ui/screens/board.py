@@ -81,7 +81,8 @@ class GateRow(BoxLayout):
 
 
 class GateView(BoxLayout):
-    """The jump gate: every player with probes on it, by place, with the points it gives."""
+    """The jump gate: every player with probes on it, by place, with the points it gives, and
+    the ships waiting on it."""
 
     standings = ObjectProperty(None, allownone=True)
     colors = DictProperty({})
@@ -92,6 +93,7 @@ class GateView(BoxLayout):
         rows.clear_widgets()
         board: Standings | None = self.standings
         if board is None:
+            self.ids.ships.clear_widgets()
             return
         points = gate_points([p.probes for p in board.players])
         ranked = sorted(((p, pts) for p, pts in zip(board.players, points) if p.probes),
@@ -103,6 +105,12 @@ class GateView(BoxLayout):
                                             points=pts, mark=self.marks.get(player.name, "?")))
         if not ranked:
             rows.add_widget(Factory.Note(text=_("no probes yet"), halign="center"))
+        ships = self.ids.ships
+        ships.clear_widgets()
+        for player in board.players:
+            if player.at is None:  # the ship waits on the gate (the start, or after a jump)
+                ships.add_widget(Factory.BoardMark(text=self.marks.get(player.name, "?"),
+                                                   shape="ship", color_name=player.color))
 
 
 class RingBoard(FloatLayout):

@@ -42,8 +42,12 @@ def sizing_words(zone: ZoneSizing) -> str:
 
 class CalibrationScreen(Screen):
     advice = StringProperty("")
+    """The result of the last tap on Calibrate now."""
+    advice_kind = StringProperty("done")
     debug = BooleanProperty(False)
     calibrated = BooleanProperty(False)
+    picture = BooleanProperty(False)
+    """The camera has given a picture (else a dark panel says why not)."""
 
     def on_pre_enter(self, *_args: object) -> None:
         app = App.get_running_app()
@@ -57,11 +61,9 @@ class CalibrationScreen(Screen):
     def update_view(self, *_args: object) -> None:
         app = App.get_running_app()
         frame = app.camera_frame()
-        if frame is None:
-            if not self.advice:
-                self.advice = app.camera_status or _("No camera picture yet.")
-            return
-        self.ids.view.texture = to_texture(self.annotate(frame))
+        self.picture = frame is not None
+        if frame is not None:
+            self.ids.view.texture = to_texture(self.annotate(frame))
 
     def annotate(self, frame: np.ndarray) -> np.ndarray:
         """Markers and zones drawn on a copy of the frame; with debug, what the readers see."""
@@ -94,19 +96,19 @@ class CalibrationScreen(Screen):
         app = App.get_running_app()
         frame = app.camera_frame()
         if frame is None:
-            self.advice = _("No camera picture to calibrate from.")
+            self.say(_("No camera picture to calibrate from."), "refused")
             return
         try:
             result = calibrate_table(frame, app.calibration.layout, base=app.calibration)
         except CalibrationFailed:
-            self.advice = _("The camera does not see two of the table's corner markers. Lay the "
-                            "printed markers at the table's corners, in the camera's view, and "
-                            "try again.")
+            self.say(_("The camera does not see two of the table's corner markers. Lay the "
+                       "printed markers at the table's corners, in the camera's view, and try "
+                       "again."), "refused")
             return
         try:
             save_calibration(result.calibration, app.calibration_path)
         except OSError as error:
-            self.advice = _("Not saved: {reason}").format(reason=error.strerror)
+            self.say(_("Not saved: {reason}").format(reason=error.strerror), "refused")
             return
         app.calibration = result.calibration
         self.calibrated = True
@@ -114,7 +116,10 @@ class CalibrationScreen(Screen):
             app.camera.lock_exposure()  # the colours measured now must hold all evening
         lines = [sizing_words(zone) for zone in result.sizing
                  if zone.zone in ("scan-tray", "discard", "planet-1", "player-1")]
-        self.advice = "\n".join([_("Calibrated and saved.")] + lines)
+        self.say("\n".join([_("Calibrated and saved.")] + lines), "done")
+
+    def say(self, text: str, kind: str) -> None:
+        self.advice, self.advice_kind = text, kind
 
 
 def to_texture(bgr: np.ndarray) -> Texture:

@@ -21,7 +21,7 @@ from companion.scoring import ScoreSheet, score
 from companion.tracker import TrackerView
 from ui.i18n import _, ngettext
 from ui.screens.widgets import choice_button
-from ui.words import (category_name, error_text, notice_text, proposal_question, proposal_source,
+from ui.words import (column_name, error_text, notice_text, proposal_question, proposal_source,
                       tile_name)
 
 CATEGORIES = ("jump_gate", "station_points", "minerals", "aliens", "matter", "water", "medals",
@@ -56,7 +56,7 @@ class TileCounter(BoxLayout):
 
 class SheetHeader(BoxLayout):
     """A score sheet column's head: the tile picture of its category (the pictures of the tile
-    picker), the gate or station icon, or the word for the total."""
+    picker) or the gate or station icon, over its short name (the players' column: a word)."""
 
     category = StringProperty("minerals")
     text = StringProperty("")
@@ -70,15 +70,14 @@ class SheetHeader(BoxLayout):
         self._build()
 
     def _build(self, *_args: object) -> None:
-        self.clear_widgets()
+        icon = self.ids.icon
+        icon.clear_widgets()
         if self.category in self.PICTURES:
-            self.add_widget(Factory.TileIcon(kind=self.PICTURES[self.category]))
+            icon.add_widget(Factory.TileIcon(kind=self.PICTURES[self.category]))
         elif self.category == "jump_gate":
-            self.add_widget(Factory.StatGlyph(kind="gate"))
+            icon.add_widget(Factory.StatGlyph(kind="gate"))
         elif self.category == "station_points":
-            self.add_widget(Factory.StatGlyph(kind="stations"))
-        else:
-            self.add_widget(Factory.SheetCell(text=self.text, bold=True))
+            icon.add_widget(Factory.StatGlyph(kind="stations"))
 
 
 class EndScreen(Screen):
@@ -176,13 +175,12 @@ class EndScreen(Screen):
     def _fill_sheet(self, sheet: ScoreSheet, state: GameState) -> None:
         table = self.ids.sheet
         table.clear_widgets()
-        table.add_widget(Factory.SheetCell(text=_("Player"), bold=True, size_hint_x=2.2))
+        table.add_widget(Factory.SheetHeader(category="", text=_("Player"), size_hint_x=1.5))
         for column in (*CATEGORIES, "total"):
-            table.add_widget(Factory.SheetHeader(category=column,
-                                                 text=category_name(column)))
+            table.add_widget(Factory.SheetHeader(category=column, text=column_name(column)))
         for row in sheet.players:
             table.add_widget(Factory.SheetCell(text=row.name, bold=row.name in sheet.winners,
-                                               size_hint_x=2.2))
+                                               size_hint_x=1.5))
             for column in (*CATEGORIES, "total"):
                 value = getattr(row, column)
                 table.add_widget(Factory.SheetCell(text="?" if value is None else str(value),

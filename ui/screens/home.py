@@ -8,21 +8,29 @@ from kivy.app import App
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
 
 from companion.library import GameRecord
 from ui.i18n import _
+from ui.screens import theme
 from ui.screens.widgets import ask
+from ui.words import when
 
 
 def record_title(record: GameRecord) -> str:
     """A kept game in one line: when, and who played."""
-    return _("{date} · {players}").format(date=record.started.strftime("%d.%m.%Y %H:%M"),
+    return _("{date} · {players}").format(date=when(record.started),
                                           players=", ".join(record.players))
+
+
+ROWS = 2
+"""Kept games the home screen lists (more are under Games and statistics)."""
 
 
 class HomeScreen(Screen):
     resume_text = StringProperty("")
     can_resume = BooleanProperty(False)
+    has_games = BooleanProperty(False)
 
     def on_pre_enter(self, *_args: object) -> None:
         self.refresh()
@@ -37,21 +45,28 @@ class HomeScreen(Screen):
         waiting = self.ids.waiting
         waiting.clear_widgets()
         finished = app.library.finished()
-        for record in [r for r in finished if r.tiles_missing][:2]:
-            button = Factory.TouchButton(
-                text=_("Enter the tiles: {game}").format(game=record_title(record)),
-                size_hint_y=None, height=self.ids.new_game.height, role="quiet")
-            button.bind(on_release=lambda _button, r=record: app.open_record(r.path))
-            waiting.add_widget(button)
+        lacking = [r for r in finished if r.tiles_missing][:ROWS]
+        for record in lacking:
+            waiting.add_widget(self._row(_("Enter the tiles: {game}").format(
+                game=record_title(record)), record))
         recent = self.ids.recent
         recent.clear_widgets()
-        for record in [r for r in finished if not r.tiles_missing][:3]:
+        shown = [r for r in finished if not r.tiles_missing][:ROWS - len(lacking)]
+        for record in shown:
             scores = ", ".join(f"{r.name} {r.total}" for r in record.results)
-            recent.add_widget(Factory.Caption(
-                text=_("{date}: {winners} won ({scores})").format(
-                    date=record.started.strftime("%d.%m. %H:%M"),
-                    winners=" & ".join(record.winners), scores=scores),
-                size_hint_y=None, height=24 * app.scale, max_font=13 * app.scale))
+            recent.add_widget(self._row(_("{date}: {winners} won ({scores})").format(
+                date=when(record.started, short=True), winners=" & ".join(record.winners),
+                scores=scores), record))
+        self.has_games = bool(lacking or shown)
+
+    def _row(self, text: str, record: GameRecord) -> Widget:
+        """A kept game as a button: a tap opens its score sheet (or its tiles to enter)."""
+        app = App.get_running_app()
+        button = Factory.TouchButton(text=text, role="quiet", halign="left", size_hint_y=None,
+                                     height=theme.TOUCH * app.scale,
+                                     max_font=theme.BODY * app.scale)
+        button.bind(on_release=lambda _button: app.open_record(record.path))
+        return button
 
     def new_game(self) -> None:
         """A new game over an unfinished one asks once (the unfinished one stays saved)."""

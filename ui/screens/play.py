@@ -19,12 +19,13 @@ from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
 
 from companion.rules import (ACTION_TYPES, SPACE, TILE_KINDS, Action, End, Fly, GameState, Jump,
                              RulesError, Scan, TopUp, apply, legal_events, takes_tile, why_not)
 from companion.scoring import STATION_POINTS, Standings, gate_points, standings
 from companion.tracker import Proposal, TrackerView
-from ui.i18n import _, ngettext
+from ui.i18n import _, ngettext, pgettext
 from ui.screens import theme
 from ui.screens.widgets import ask, choice_button, player_marks
 from ui.words import (action_name, color_name, error_text, last_moves, notice_text, place_words,
@@ -70,6 +71,13 @@ class ProposalCard(BoxLayout):
     flags = StringProperty("")
 
 
+class RefusalCard(BoxLayout):
+    """Why the last tap was refused, in the rule's words, until the next tap or OK."""
+
+    text = StringProperty("")
+    close_action = ObjectProperty(None, allownone=True)
+
+
 class EnteringCard(BoxLayout):
     title = StringProperty("")
     cancel_action = ObjectProperty(None, allownone=True)
@@ -105,6 +113,8 @@ class PlayScreen(Screen):
     gauge = NumericProperty(0)
     gauge_text = StringProperty("")
     final_round = BooleanProperty(False)
+    can_undo = BooleanProperty(False)
+    can_redo = BooleanProperty(False)
     watching = BooleanProperty(False)
     """A camera is on: its picture and what it reads are shown."""
     view: TrackerView = ObjectProperty(TrackerView())
@@ -119,6 +129,8 @@ class PlayScreen(Screen):
         app.fbind("view", self._on_view)
         app.fbind("entering", self._panel)
         app.fbind("demo_move", self._panel)
+        app.fbind("message", self._panel)
+        app.fbind("message_kind", self._panel)
         self._tokens: list[PlayerToken] = []
         self._log: BoxLayout | None = None
         self._log_rows: list[LogRow] = []
@@ -163,6 +175,7 @@ class PlayScreen(Screen):
         for event in legal_events(state):
             self._legal.setdefault(event.type, []).append(event)
         self.available = {kind: kind in self._legal for kind in ACTION_TYPES}
+        self.can_undo, self.can_redo = app.session.can_undo, app.session.can_redo
         if app.entering and app.entering not in self._legal:
             app.entering = ""
         self._fill_tokens(state, board)
@@ -178,12 +191,12 @@ class PlayScreen(Screen):
                 bar.add_widget(token)
         app = App.get_running_app()
         moves = last_moves(app.session.journal.game)
-        points = gate_points([p.probes for p in board.players])
-        for token, player, gate in zip(self._tokens, board.players, points):
+        for token, player in zip(self._tokens, board.players):
             token.name, token.color_name = player.name, player.color
             token.mark = self.marks[player.name]
             token.current = player.name == board.current
-            token.gate = (f"{place_words(player.gate_place)} · {gate}"
+            # the place only: the points it gives are on the gate, a tap away on the token
+            token.gate = ((("=" if player.gate_tied else "") + place_words(player.gate_place))
                           if player.gate_place else "–")
             token.stations, token.tiles = player.stations, player.tiles
             token.cards, token.chips = player.hand, player.chips_left
@@ -200,6 +213,11 @@ class PlayScreen(Screen):
             return
         if app.entering not in ("jump", "fly"):
             self.targets = []
+        if app.message_kind == "refused" and app.message:
+            # the whole panel: a refusal names the rule broken, and is read before going on
+            panel.add_widget(Factory.RefusalCard(text=app.message,
+                                                 close_action=lambda: app.say("")))
+            return
         flags = [notice_text(f) for f in self.view.flags]
         if self.view.proposals and app.entering in ("", "scan", "develop", "discover",
                                                     "jump", "top_up"):
@@ -210,7 +228,7 @@ class PlayScreen(Screen):
             panel.add_widget(self._top_up_choices(state))
         elif kind in ("jump", "fly"):
             panel.add_widget(Factory.EnteringCard(
-                title=_("{action}: tap a planet outlined in yellow").format(
+                title=_("{action}: tap a planet outlined in white").format(
                     action=action_name(kind)), cancel_action=self.cancel))
         elif kind == "develop":
             panel.add_widget(self._develop_card(state))
@@ -237,7 +255,7 @@ class PlayScreen(Screen):
             choices.add_widget(confirm)
         elif len(proposals) > MAX_CHOICES and all(isinstance(p.event, Jump)
                                                   for p in proposals):
-            card.question = _("Jump: tap the planet outlined in yellow")
+            card.question = _("Jump: tap the planet outlined in white")
             self.targets = [p.event.to for p in proposals if isinstance(p.event, Jump)]
             choices.add_widget(choice_button(_("Not this"), "plain",
                                             lambda: app.dismiss(proposals)))
@@ -270,7 +288,7 @@ class PlayScreen(Screen):
         events = self._legal.get("develop", [])
         return Factory.ConfirmCard(
             title=_("Develop {planet}? Its stack is face up or empty: no tile is taken.").format(
-                planet=planet), confirm_text=action_name("develop"),
+                planet=planet), confirm_text=pgettext("confirm", "Develop"),
             cancel_action=self.cancel,
             confirm_action=lambda: self.play(events[0]) if events else None)
 
@@ -311,6 +329,8 @@ class PlayScreen(Screen):
         state = app.state
         if state is None:
             return
+        if app.message_kind == "refused":
+            app.say("")  # the last refusal was read: this tap is the next question
         if not self.available.get(kind):
             reason = why_not(state, kind)
             app.say(_("{action} is not possible now: {reason}").format(
@@ -368,15 +388,7 @@ class PlayScreen(Screen):
             _("End the game"), _("Keep playing"), lambda: app.play(End()))
 
     def show_legend(self) -> None:
-        Factory.InfoDialog(title=_("How to read the board"), text="\n".join([
-            _("Each planet: its name; its coordinates (blue jump, green scan, two orange "
-              "landing); the tiles left in its stack (dark when only space tiles lie face up)."),
-            _("A coloured outline: that player's station. Round marks: the ships there. Square "
-              "marks: tiles reserved there (A2: two of A's)."),
-            _("Jump gate: each player's place, probes and points."),
-            _("A player's token: gate place and points, stations, tiles held, cards in hand, "
-              "chips left, and their last turn. Tap a token or a planet for more."),
-        ])).open()
+        LegendDialog(color=self.turn_color).open()
 
     # -- inspecting ----------------------------------------------------------------------------
 
@@ -435,6 +447,51 @@ class PlayScreen(Screen):
         if last:
             lines.append(_("Last turn: {moves}.").format(moves=last))
         Factory.InfoDialog(title=name, text="\n".join(lines)).open()
+
+
+class LegendRow(BoxLayout):
+    text = StringProperty("")
+
+
+class FrameSample(Widget):
+    """A planet's frame as the board draws it: a station's colour, or white for a target."""
+
+    frame_color = ListProperty(list(theme.TARGET))
+
+
+class LegendDialog(ModalView):
+    """Every mark of the board and the tokens, drawn as the screen draws it, with its meaning."""
+
+    def __init__(self, color: str, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        glyph = Factory.StatGlyph
+        rows: list[tuple[list[Widget], str]] = [
+            ([Factory.Badge(code="B", text="4"), Factory.Badge(code="G", text="2"),
+              Factory.Badge(code="O", text="1")],
+             _("A planet's coordinates: blue jump, green scan, two orange landing.")),
+            ([Factory.TileCount(text="8")],
+             _("Tiles left in its stack; dark once only space tiles lie face up.")),
+            ([Factory.FrameSample(frame_color=theme.PLAYER[color])],
+             _("A frame in a player's colour: their station.")),
+            ([Factory.FrameSample()],
+             _("A white frame: where the action being entered can go.")),
+            ([Factory.BoardMark(text="A", shape="ship", color_name=color)],
+             _("A round mark: a player's ship (on the jump gate at the start).")),
+            ([Factory.BoardMark(text="A2", color_name=color)],
+             _("A square mark: tiles reserved there (A2: two of A's).")),
+            ([glyph(kind="gate")],
+             _("Jump gate: place, probes and the points they give at the end.")),
+            ([glyph(kind="stations")], _("Stations built.")),
+            ([glyph(kind="tiles")], _("Tiles held (their kinds stay hidden).")),
+            ([glyph(kind="cards")], _("Cards in hand.")),
+            ([glyph(kind="chips")], _("Chips left.")),
+            ([], _("Tap a token or a planet for all that is known of it.")),
+        ]
+        for icons, text in rows:
+            row = Factory.LegendRow(text=text)
+            for icon in icons:
+                row.ids.icon.add_widget(icon)
+            self.ids.rows.add_widget(row)
 
 
 class TileDialog(ModalView):

@@ -13,6 +13,8 @@ BASE_SIZE = (800, 480)
 BACKGROUND = (0.07, 0.08, 0.11, 1)
 PANEL = (0.12, 0.14, 0.19, 1)
 PANEL_HIGH = (0.18, 0.21, 0.28, 1)
+PANEL_TURN = (0.24, 0.28, 0.38, 1)
+"""The player whose turn it is stands out from the others."""
 LINE = (0.28, 0.32, 0.42, 1)
 TEXT = (0.94, 0.95, 0.97, 1)
 MUTED = (0.66, 0.7, 0.77, 1)
@@ -20,22 +22,26 @@ ACCENT = (1.0, 0.74, 0.32, 1)
 """Banners and what needs the table's attention: the final round, a proposal."""
 GOOD = (0.25, 0.62, 0.38, 1)
 DANGER = (0.78, 0.28, 0.28, 1)
+REFUSAL = (0.3, 0.12, 0.13, 1)
+"""Behind a refusal: the rule a tap broke is read, not missed."""
 BUTTON = (0.23, 0.29, 0.41, 1)
 BUTTON_DOWN = (0.33, 0.42, 0.58, 1)
 UNAVAILABLE = (0.13, 0.15, 0.19, 1)
 """An action that cannot be taken now: flat and dim, but it still answers a tap with why."""
 TEXT_UNAVAILABLE = (0.46, 0.49, 0.56, 1)
-TARGET = (1.0, 0.84, 0.35, 1)
-"""The outline of a planet that is a target of the action being entered."""
+TARGET = (1.0, 1.0, 1.0, 1)
+"""The outline of a planet that is a target of the action being entered: white, which no
+player colour is, so a target never looks like a station."""
 
 #: Coordinate badges as printed: blue jump, green scan, orange landing.
 COORDINATE = {"B": (0.18, 0.45, 0.9, 1), "G": (0.15, 0.6, 0.32, 1),
               "O": (0.93, 0.5, 0.1, 1)}
 
-#: Player colours, told apart by colour-blind players too (the Okabe-Ito hues: vermillion,
-#: blue, bluish green and yellow differ in lightness as well as hue), and always shown with
-#: the name. Black chips are drawn dark with a light ring, so they show on the dark screen.
-PLAYER = {"red": (0.87, 0.37, 0.1, 1), "blue": (0.2, 0.5, 0.92, 1),
+#: Player colours as the game's pieces are (a true red, not an orange), told apart by
+#: colour-blind players too: they differ in lightness as well as hue, and are always shown
+#: with the name and mark. Black chips are drawn dark with a light ring, so they show on the
+#: dark screen.
+PLAYER = {"red": (0.86, 0.2, 0.18, 1), "blue": (0.2, 0.5, 0.92, 1),
           "green": (0.0, 0.62, 0.45, 1), "yellow": (0.94, 0.89, 0.26, 1),
           "black": (0.1, 0.1, 0.1, 1)}
 PLAYER_INK = {"red": (1, 1, 1, 1), "blue": (1, 1, 1, 1), "green": (1, 1, 1, 1),
@@ -55,11 +61,14 @@ TILE = {"MIN-R": (0.82, 0.2, 0.2, 1), "MIN-P": (0.58, 0.3, 0.75, 1),
 TILE_FACE = (0.86, 0.82, 0.72, 1)
 """The cardboard a tile picture is drawn on."""
 
-#: Score chart: one colour per category; space (negative) in red.
-CATEGORY = {"jump_gate": (0.3, 0.6, 0.95, 1), "station_points": (0.75, 0.75, 0.8, 1),
-            "minerals": (0.82, 0.35, 0.35, 1), "aliens": (0.62, 0.45, 0.3, 1),
-            "matter": (0.3, 0.75, 0.5, 1), "water": (0.35, 0.72, 0.95, 1),
-            "medals": (0.95, 0.8, 0.3, 1), "space": (0.9, 0.2, 0.25, 1)}
+#: Score chart: one colour per category, from the Okabe-Ito palette (told apart by colour-blind
+#: players too); space's minus points are also hatched, so they never read as a gain.
+CATEGORY = {"jump_gate": (0.0, 0.45, 0.7, 1), "station_points": (0.62, 0.62, 0.62, 1),
+            "minerals": (0.8, 0.47, 0.65, 1), "aliens": (0.9, 0.62, 0.0, 1),
+            "matter": (0.0, 0.62, 0.45, 1), "water": (0.34, 0.71, 0.91, 1),
+            "medals": (0.94, 0.89, 0.26, 1), "space": (0.84, 0.37, 0.0, 1)}
+HATCH = (0.07, 0.08, 0.11, 0.8)
+"""The stripes over the minus points."""
 
 # -- type scale (px at 800x480) ---------------------------------------------------------------
 SMALL = 12

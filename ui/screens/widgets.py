@@ -33,7 +33,10 @@ class FitLabel(Label):
     ``min_font``) rather than spill over or be cut."""
 
     max_font = NumericProperty(theme.BODY)
-    min_font = NumericProperty(theme.SMALL - 3)
+    min_font = NumericProperty(theme.SMALL - 2)
+    cut = BooleanProperty(False)
+    """A one-line summary that may end in "…" once shrunk to ``min_font`` (the whole text is
+    a tap away), rather than stay too small to read."""
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
@@ -42,6 +45,7 @@ class FitLabel(Label):
         self.fbind("text", self._refit)
         self.fbind("max_font", self._refit)
         self.fbind("min_font", self._refit)
+        self.fbind("cut", self._refit)
         self._refit()
 
     def _fit(self, *_args: object) -> None:
@@ -49,6 +53,7 @@ class FitLabel(Label):
             return
         room = max(1.0, self.width - 2 * self.padding[0])  # Kivy wraps inside the padding
         self.text_size = (self.width, None)
+        self.shorten = False
         words = self.text.split()
         size = float(self.max_font)
         while True:
@@ -61,6 +66,9 @@ class FitLabel(Label):
             if fits or size <= self.min_font:
                 break
             size = max(float(self.min_font), size - max(0.5, size * 0.08))
+        if not fits and self.cut:
+            self.shorten = True
+            self.texture_update()
 
 
 def _widest(words: list[str], size: float, font: str, bold: bool) -> float:
@@ -193,9 +201,10 @@ class StatGlyph(Widget):
                      width=stroke)
                 Line(rectangle=(x + side * 0.38, y + side * 0.2, side * 0.5, side * 0.75),
                      width=stroke)
-            else:  # chips
-                Line(circle=(x + side / 2, y + side / 2, side * 0.42), width=stroke)
-                Ellipse(pos=(x + side * 0.35, y + side * 0.35), size=(side * 0.3, side * 0.3))
+            else:  # chips: a little stack of them (the gate's icon is rings seen from above)
+                for level in range(3):
+                    Line(ellipse=(x + side * 0.1, y + side * (0.08 + level * 0.24), side * 0.8,
+                                  side * 0.36), width=stroke)
 
 
 def _flat(points: Sequence[tuple[float, float]]) -> list[float]:
@@ -247,6 +256,28 @@ class InfoDialog(ModalView):
 
 class ChartName(FitLabel):
     color_name = StringProperty("red")
+
+
+class Swatch(Widget):
+    """A category's colour as the chart draws it (hatched for minus points)."""
+
+    category = StringProperty("minerals")
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self._redraw = Clock.create_trigger(self._draw, -1)
+        for name in ("pos", "size", "category"):
+            self.fbind(name, self._redraw)
+
+    def _draw(self, *_args: object) -> None:
+        self.canvas.clear()
+        side = min(self.width, self.height)
+        rect = (self.x, self.center_y - side / 2, side, side)
+        with self.canvas:
+            Color(*theme.CATEGORY[self.category])
+            Rectangle(pos=rect[:2], size=rect[2:])
+            if self.category == "space":
+                hatch(rect, side / 3)
 
 
 class LegendEntry(BoxLayout):
@@ -315,6 +346,7 @@ class BarChart(Widget):
                     else:
                         left -= w
                         Rectangle(pos=(left, y), size=(w, band * 0.64))
+                        hatch((left, y, w, band * 0.64), 6 * scale)
         for k, (name, color, _) in enumerate(self.rows):
             label = Factory.ChartName(text=name, color_name=color,
                                       pos=(self.x, self.top - (k + 1) * band),
@@ -323,11 +355,26 @@ class BarChart(Widget):
             self.add_widget(label)
 
 
+def hatch(rect: tuple[float, float, float, float], step: float) -> None:
+    """Diagonal stripes over ``rect`` (drawn into the current canvas): minus points."""
+    x, y, w, h = rect
+    Color(*theme.HATCH)
+    offset = 0.0
+    while offset < w + h:
+        # one stripe of slope -1, from the bottom or right edge to the left or top edge
+        x0, y0 = (x + offset, y) if offset <= w else (x + w, y + offset - w)
+        x1, y1 = (x, y + offset) if offset <= h else (x + offset - h, y + h)
+        Line(points=[x0, y0, x1, y1], width=max(1.0, step * 0.18))
+        offset += step
+
+
 class QRCode(ButtonBehavior, Image):
     """A QR code of ``data``, drawn with crisp modules (a phone scans it from the screen); a tap
     shows it as large as the screen allows."""
 
     data = StringProperty("")
+    enlarged = BooleanProperty(False)
+    """This one is the large view already: a tap closes it instead."""
 
     def on_data(self, *_args: object) -> None:
         if not self.data:
@@ -342,6 +389,17 @@ class QRCode(ButtonBehavior, Image):
         texture.mag_filter = "nearest"
         texture.min_filter = "nearest"
         self.texture = texture
+
+    def on_release(self) -> None:
+        if self.data and not self.enlarged:
+            Factory.QRDialog(data=self.data).open()
+
+
+class QRDialog(ModalView):
+    """The QR code as large as the screen allows, on white: a phone held at arm's length reads
+    it. A tap anywhere closes it."""
+
+    data = StringProperty("")
 
 
 class CameraThumb(Image):
