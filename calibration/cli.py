@@ -7,14 +7,13 @@ import sys
 from pathlib import Path
 
 from companion.box import BoxProfileError, load_box
-from vision.cards import TeachingError
 from vision.config import Calibration, CalibrationError, load_calibration, save_calibration
 from vision.layout import default_layout
 from vision.sources import SourceError, read_image
 
 from calibration.printables import DEFAULT_STICKER_MM, PAPERS, print_markers, print_stickers
 from calibration.table import CalibrationFailed, calibrate_table
-from calibration.teach import teach_folder
+from calibration.teach import TeachingError, missing_codes, teach_folder
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 
@@ -119,7 +118,15 @@ def _calibrate_cards(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     for reason in taught.skipped:
         print(f"skipped {reason}")
-    symbols = ", ".join(sorted(taught.model.templates))
-    print(f"learned {taught.cards} card(s) from {taught.photos} photo(s); symbols {symbols}")
+    print(f"learned {taught.cards} card code(s) from {taught.photos} photo(s)")
+    missing = missing_codes(taught.model.codes)
+    if missing:
+        print(f"not taught yet ({len(missing)}): {', '.join(missing)}; the reader leaves "
+              "those cards unsure")
+    if taught.weak:
+        print(f"read narrowly or wrongly without their own photo: {', '.join(taught.weak)}; "
+              "add a second photo of each (another copy, other light)")
+    for first, second in taught.model.look_alikes:
+        print(f"look alike to the reader: {first} and {second}")
     print(f"saved {args.out}")
     return EXIT_OK

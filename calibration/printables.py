@@ -16,9 +16,12 @@ from PIL import Image
 
 from companion.box import BoxProfile
 from companion.observations import StickerPayload
+from calibration.sticker_art import STICKER_MODULES, draw_sticker
 from vision.layout import ARUCO_DICTIONARY, TableLayout
-from vision.sticker_art import STICKER_MODULES, draw_sticker
-from vision.synthetic import SWATCH_COLORS
+
+SWATCH_INKS = {"B": (190, 95, 20), "G": (60, 150, 35), "O": (20, 125, 240)}
+"""The colour patches printed beside the scan tray (BGR): calibration measures how the
+table's light shows them."""
 
 DPI = 600
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -111,7 +114,7 @@ def print_markers(layout: TableLayout, out: str | Path, paper: str = "a4") -> in
                 xs, ys = [p[0] for p in polygon], [p[1] for p in polygon]
                 w, h = mm(max(xs) - min(xs)), mm(max(ys) - min(ys))
                 sx, sy = mm(MARGIN_MM) + k * (w + mm(10)), y + mm(6)
-                b, g, r = SWATCH_COLORS[color]
+                b, g, r = SWATCH_INKS[color]
                 page[sy:sy + h, sx:sx + w] = (r, g, b)
                 _cut_marks(page, sx, sy, w, h)
         pages.append(Image.fromarray(page))

@@ -8,11 +8,11 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.cards import COLORS
+from vision.config import COLOR_CODES
 from vision.config import Calibration
 from vision.layout import TableLayout
 from vision.rectify import MarkerDetector, Rectification, rectify
-from vision.sticker_art import STICKER_MODULES
+from calibration.sticker_art import STICKER_MODULES
 
 MIN_PX_PER_MODULE = 3.0
 """A QR module needs about 3 camera pixels to read reliably (DESIGN.md §5.4)."""
@@ -112,7 +112,7 @@ def measure_swatches(image: np.ndarray, rectification: Rectification,
     hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
     h, w = image.shape[:2]
     hues = {}
-    for color in COLORS:
+    for color in COLOR_CODES:
         polygon = layout.swatches.get(color)
         if polygon is None:
             return None

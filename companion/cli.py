@@ -7,7 +7,7 @@ import codecs
 import io
 import json
 import sys
-from importlib.metadata import entry_points
+from importlib.metadata import PackageNotFoundError, entry_points, version
 from collections.abc import Sequence
 
 from companion.box import BoxProfileError, load_box
@@ -52,11 +52,21 @@ def _stdout_is_utf8() -> bool:
         return False
 
 
+def installed_version() -> str:
+    """The installed package's version (pyproject.toml), or "unknown" when run from a tree
+    that was never installed."""
+    try:
+        return version("space-mission-companion")
+    except PackageNotFoundError:
+        return "unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion",
         description="Space Mission table companion: keeps the game record, checks every "
                     "action against the rules and scores the end automatically.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {installed_version()}")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
 
     score_cmd = commands.add_parser(

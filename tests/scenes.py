@@ -4,13 +4,23 @@ from __future__ import annotations
 
 import math
 import random
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
 
 from companion.box import load_box
 from companion.observations import StickerPayload
 from companion.rules import Card
-from vision.card_art import REFERENCE_STYLE, CardStyle
-from vision.layout import TableLayout, default_layout
-from vision.synthetic import Scene, View, sticker_mm_for
+from vision.card_finder import CardShape, find_cards
+from vision.cards import CardModel, read_card
+from vision.layout import CARD_SIZE, TableLayout, default_layout
+from vision.synthetic.card_faces import (DECKS, Deck, card_back, chip, note,
+                                         other_game_card)
+from vision.synthetic.scene import (Degradation, Frame, Scene, Truth, View, render,
+                                    sticker_mm_for)
+from vision.synthetic.surfaces import SURFACES
+from vision.synthetic.teaching import teaching_photo  # noqa: F401  (the tests' photos)
 
 BOX = load_box()
 DECK = list(BOX.deck)
@@ -36,8 +46,9 @@ def free_spot(scene: Scene, view: View, radius: float, rng: random.Random,
 
 
 def tiles_scene(px_per_module: float, count: int, seed: int,
-                view: View | None = None) -> tuple[Scene, View]:
-    """Stickered tiles scattered in a tray view, sized for ``px_per_module``, none touching."""
+                view: View | None = None, curl: float = 0.0) -> tuple[Scene, View]:
+    """Stickered tiles scattered in a tray view, sized for ``px_per_module``, none touching;
+    with ``curl``, each sticker's paper bent by up to that much (radians)."""
     rng = random.Random(seed)
     scene = Scene.table()
     view = view or tray_view(scene.layout)
@@ -48,22 +59,136 @@ def tiles_scene(px_per_module: float, count: int, seed: int,
         if spot is None:
             break
         scene.add_tile(sticker, spot, rng.uniform(-180, 180), sticker_mm=sticker_mm,
-                       tile_mm=tile_mm)
+                       tile_mm=tile_mm, curl=rng.uniform(0, curl))
     return scene, view
 
 
 def cards_scene(count: int, seed: int, view: View | None = None,
-                style: CardStyle = REFERENCE_STYLE, cards: list[Card] | None = None,
+                deck: Deck = DECKS["reference"], cards: list[Card] | None = None,
                 ) -> tuple[Scene, View]:
     """Cards scattered in a view (the tray view by default), none touching anything."""
     rng = random.Random(seed)
     scene = Scene.table()
     view = view or tray_view(scene.layout, margin=60.0)
     chosen = cards or rng.sample(DECK, count)
-    radius = math.hypot(*style.size_mm) / 2
+    radius = math.hypot(*deck.size_mm) / 2
     for card in chosen:
         spot = free_spot(scene, view, radius, rng)
         if spot is None:
             break
-        scene.add_card(card, spot, rng.uniform(-180, 180), style)
+        scene.add_card(card, spot, rng.uniform(-180, 180), deck, copy=rng.randrange(1000))
     return scene, view
+
+
+# -- tables as players leave them --------------------------------------------------------------
+
+@dataclass(frozen=True)
+class CardTable:
+    """A rendered table with cards of one deck among other things, and what is true of it."""
+
+    frame: Frame
+    cards: list[Truth]
+    """Every card of the deck in view (a covered one too)."""
+    readable: list[Truth]
+    """Cards fully in view, covered by nothing, whose numbers are at least ``MIN_SYMBOL_PX``
+    tall: the ones a reader must read."""
+
+
+MIN_SYMBOL_PX = 16.0
+
+
+def card_table(deck: Deck, seed: int, strength: float = 0.7, max_tilt: float = 35.0,
+               others: bool = True) -> CardTable:
+    """A table top (any surface) seen by a camera tilted up to ``max_tilt`` degrees: 3-6 cards
+    of ``deck`` at any angle, sometimes one over another's corner or a chip on a card; and,
+    with ``others``, things that are not the deck's cards (card backs, another game's cards
+    with numbers in coloured circles, chips, notes, stickered tiles)."""
+    rng = random.Random(seed)
+    scene = Scene.table()
+    scene.surface = rng.choice(SURFACES)
+    width = rng.uniform(420, 800)
+    height = width * 9 / 16
+    x = rng.uniform(60, scene.layout.width - width - 60)
+    y = rng.uniform(60, scene.layout.height - height - 60)
+    view = View(x, y, width, height, tilt=rng.uniform(0, max_tilt), turn=rng.uniform(0, 360))
+    area = View(x + 40, y + 30, width - 80, height - 60)
+    radius = math.hypot(*deck.size_mm) / 2
+    for card in rng.sample(DECK, rng.randint(3, 6)):
+        spot = free_spot(scene, area, radius * 0.8, rng)
+        if spot is not None:
+            scene.add_card(card, spot, rng.uniform(-180, 180), deck, copy=rng.randrange(1000))
+    laid = [t for t in scene.things if t.kind == "card"]
+    if laid and rng.random() < 0.4:  # a card laid over another's corner (a pile)
+        under = rng.choice(laid)
+        angle = under.angle + rng.uniform(-40, 40)
+        offset = rng.uniform(0.5, 0.75) * deck.size_mm[1]
+        direction = math.radians(rng.uniform(0, 360))
+        spot = (under.center[0] + offset * math.cos(direction),
+                under.center[1] + offset * math.sin(direction))
+        scene.add_card(rng.choice(DECK), spot, angle, deck, copy=rng.randrange(1000))
+    if laid and rng.random() < 0.3:  # a chip left on a card's corner
+        target = rng.choice(laid)
+        corner = target.to_table() @ np.array([target.face.shape[1] * 0.05,
+                                               target.face.shape[0] * 0.04, 1.0])
+        scene.add_other("chip", chip(rng.choice(CHIPS)), (corner[0], corner[1]), (16, 16))
+    if others:
+        for _ in range(rng.randint(1, 4)):
+            kind = rng.choice(["back", "other-game", "chip", "note", "tile"])
+            spot = free_spot(scene, area, 55.0, rng)
+            if spot is None:
+                break
+            angle = rng.uniform(-180, 180)
+            if kind == "back":
+                scene.add_other(kind, card_back(deck.size_mm, rng), spot, deck.size_mm, angle)
+            elif kind == "other-game":
+                scene.add_other(kind, other_game_card(rng), spot, (62, 92), angle)
+            elif kind == "chip":
+                scene.add_other(kind, chip(rng.choice(CHIPS)), spot, (16, 16), angle)
+            elif kind == "note":
+                scene.add_other(kind, note(rng), spot, (70, 70), angle)
+            else:
+                scene.add_tile(rng.choice(STICKERS), spot, angle, sticker_mm=25.0)
+    frame = render(scene, view, Degradation.random(rng, strength), seed)
+    covered = _covered(scene)
+    cards = [t for t in frame.truth if t.kind == "card"]
+    readable = [t for t in cards if not covered[t.index] and (t.symbol_px or 0) >= MIN_SYMBOL_PX]
+    return CardTable(frame, cards, readable)
+
+
+CHIPS = [(40, 40, 200), (200, 90, 30), (40, 150, 40), (40, 200, 230), (30, 30, 30)]
+
+
+def _covered(scene: Scene) -> list[bool]:
+    """For each thing, whether something laid after it overlaps it."""
+    outlines = [cv2.transform(np.array([[[0, 0], [t.face.shape[1], 0],
+                                         [t.face.shape[1], t.face.shape[0]],
+                                         [0, t.face.shape[0]]]], np.float64),
+                              t.to_table()[:2])[0].astype(np.float32) for t in scene.things]
+    return [any(cv2.intersectConvexConvex(outline, later)[0] > 1.0
+                for later in outlines[k + 1:]) for k, outline in enumerate(outlines)]
+
+
+def read_card_table(table: CardTable, model: CardModel) -> tuple[int, int, list[str]]:
+    """A card table read as the pipeline reads a calibrated table (the deck's proportions as
+    taught, the table's standard card length): readable cards, how many were read right, and
+    every wrong read."""
+    image = table.frame.image
+    h, w = image.shape[:2]
+    shape = CardShape.on_table(model.aspect, CARD_SIZE[1],
+                               np.linalg.inv(table.frame.table_to_image), at=(w / 2, h / 2))
+    reads = [read_card(image, quad, model) for quad in find_cards(image, shape)]
+    wrong = []
+    for read in reads:
+        if read.card is None:
+            continue
+        centre = read.corners.mean(axis=0)
+        truth = [t for t in table.cards if np.linalg.norm(t.corners.mean(axis=0) - centre) < 12]
+        if not truth or truth[0].label != read.card.code:
+            wrong.append(f"{read.card.code} read where {truth[0].label if truth else 'no card'}"
+                         " lies")
+    right = 0
+    for truth in table.readable:
+        centre = truth.corners.mean(axis=0)
+        right += any(r.card is not None and r.card.code == truth.label
+                     and np.linalg.norm(r.corners.mean(axis=0) - centre) < 12 for r in reads)
+    return len(table.readable), right, wrong

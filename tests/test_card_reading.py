@@ -1,133 +1,140 @@
-"""Card reading on the synthetic table: read rate, no misread, unsure instead of guessing,
-and teaching a deck printed in another style from one labelled photo per card."""
+"""Card reading on material the reader has never seen: four decks in unlike art styles, each
+taught from one rendered photo per card code (other copies than the table's), then read on
+tables as players leave them: any surface, camera tilt up to 35 degrees, blur, noise, glare,
+shadows, JPEG, cards over cards, chips on cards, and things that are not the deck's cards."""
 
 from __future__ import annotations
 
-import random
+import json
+from dataclasses import replace
+from functools import cache
+from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 
+from calibration.teach import Taught, TeachingError, TeachingPhoto, missing_codes, teach
 from companion.rules import Card
-from tests.scenes import DECK, cards_scene
-from vision.card_art import CardStyle, draw_card
-from vision.cards import (CardModel, TeachingError, find_card_outlines, read_card,
-                          reference_model, teach)
-from vision.layout import default_layout
-from vision.synthetic import Degradation, Scene, View, render
+from tests.scenes import DECK, card_table, read_card_table, teaching_photo
+from vision.card_finder import CardShape, find_cards
+from vision.cards import CardModel, read_card
+from vision.config import Calibration, CalibrationError, load_calibration
+from vision.synthetic.card_faces import DECKS
+from vision.synthetic.teaching import DEMO_DECK, demo_model, teach_deck
 
-#: A deck printed differently: square badges on the left, dark glyphs, other inks and font.
-OTHER_STYLE = CardStyle(
-    paper=(215, 232, 240), border=(40, 90, 140), badge_shape="square",
-    badge_centers_mm=((20.0, 22.0), (20.0, 68.0)), badge_radius_mm=13.0,
-    colors={"B": (170, 120, 30), "G": (40, 190, 120), "O": (30, 90, 215)},
-    glyph=(25, 25, 25), font=cv2.FONT_HERSHEY_TRIPLEX, glyph_height_mm=13.0, stroke_mm=1.3)
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+SCENES = 24
+CODES = sorted({card.code for card in DECK})
 
 
-def read_scene(scene, view, degradation, seed, model):
-    frame = render(scene, view, degradation, seed)
-    truth = {t.label for t in frame.truth if t.kind == "card"}
-    got, unsure = set(), 0
-    for quad in find_card_outlines(frame.image):
-        read = read_card(frame.image, quad, model)
-        if read.card is None:
-            unsure += 1
-        else:
-            got.add(read.card.code)
-    return truth, got, unsure
+@cache
+def taught(deck: str) -> Taught:
+    return teach_deck(DECKS[deck])
 
 
-def rates(scenes, strength, model, style=None, view=None):
-    seen = read = misread = unsure = 0
-    for seed in range(scenes):
-        kwargs = {"style": style} if style else {}
-        scene, v = cards_scene(3, seed, view, **kwargs)
-        truth, got, n_unsure = read_scene(
-            scene, v, Degradation.random(random.Random(500 + seed), strength), seed, model)
-        seen += len(truth)
-        read += len(got & truth)
-        misread += len(got - truth)
-        unsure += n_unsure
-    return seen, read, misread, unsure
+def read_tables(deck: str, model: CardModel, scenes: int = SCENES, first: int = 0):
+    """Readable cards, how many were read right, and every wrong read (with its scene)."""
+    readable = right = 0
+    wrong: list[str] = []
+    for seed in range(first, first + scenes):
+        count, read, misread = read_card_table(card_table(DECKS[deck], seed), model)
+        readable, right = readable + count, right + read
+        wrong += [f"scene {seed}: {w}" for w in misread]
+    return readable, right, wrong
 
 
-def test_reference_cards_in_the_tray_view_read_at_98_percent_without_misread():
-    seen, read, misread, _ = rates(40, 0.75, reference_model())
-    assert misread == 0 and seen >= 110 and read / seen >= 0.98
+#: Where each deck stands (read rate of the readable cards over these tables): the reference
+#: deck meets the 99 % aimed at; the three unlike styles do not yet (a number inside a ring on a
+#: dark face is told from another of the same shape by its ring's colour, which the taught
+#: place leaves out; full-bleed art hides a card's edge). These are floors against regressions,
+#: not the aim; no deck may ever be misread.
+FLOORS = {"reference": 0.99, "starfield": 0.88, "parchment": 0.88, "fullbleed": 0.78}
 
 
-def test_reference_cards_on_the_whole_table_read_when_clean():
-    view = View.whole_table(default_layout())
-    seen, read, misread, _ = rates(10, 0.0, reference_model(), view=view)
-    assert misread == 0 and read == seen
+@pytest.mark.parametrize("deck", list(FLOORS))
+def test_a_deck_taught_from_one_photo_per_code_is_read_and_never_wrongly(deck):
+    result = taught(deck)
+    assert result.photos == len(CODES) and result.cards >= len(CODES) - 3
+    # a photo left out (unlike the others where its coordinates are) is reported, never silent
+    assert set(CODES) - result.model.codes <= set(result.weak)
+    readable, right, wrong = read_tables(deck, result.model)
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / f"card_reading_{deck}.txt").write_text(
+        f"{deck}: {right}/{readable} readable cards read, {len(wrong)} wrong\n"
+        f"weak: {', '.join(result.weak) or 'none'}\n" + "".join(f"{w}\n" for w in wrong))
+    assert wrong == []
+    assert readable >= 70 and right / readable >= FLOORS[deck]
 
 
-def test_heavily_degraded_cards_are_unsure_never_misread():
-    view = View.whole_table(default_layout())
-    seen, read, misread, unsure = rates(25, 1.6, reference_model(), view=view)
-    assert misread == 0 and unsure > 0 and read < seen
+def test_a_card_reads_the_same_whichever_way_up_it_lies():
+    model = taught("parchment").model
+    for turn in (0, 90, 180, 270):
+        photo = teaching_photo(DECKS["parchment"], Card.parse("B3/O1"), 77, copy=5)
+        turned = np.ascontiguousarray(np.rot90(photo, turn // 90))
+        quads = find_cards(turned, CardShape(model.aspect))
+        reads = [read_card(turned, q, model) for q in quads]
+        assert [r.card.code for r in reads if r.card] == ["B3/O1"], turn
 
 
-@pytest.mark.parametrize("code, angle", [("O2/O1", 180.0), ("O2/O1", 0.0), ("G3/G1", 175.0),
-                                         ("B4/G2", 190.0)])
-def test_a_turned_card_is_read_the_way_it_was_printed(code, angle):
-    scene, view = cards_scene(1, 3, cards=[Card.parse(code)])
-    scene.things[-1] = scene.things[-1].__class__(**{**scene.things[-1].__dict__,
-                                                     "angle": angle})
-    truth, got, _ = read_scene(scene, view, Degradation(noise=2), 1, reference_model())
-    assert got == {code}
+def test_a_code_never_taught_is_left_unsure_not_read_as_another():
+    """Taught without ten of its codes (their coordinates known from other cards), the reader
+    meets those ten on the table."""
+    left_out = set(CODES[::6])
+    whole = taught("starfield").model
+    model = replace(whole, codes=whole.codes - left_out)
+    shown = {t.label for seed in range(100, 112)
+             for t in card_table(DECKS["starfield"], seed).readable}
+    assert shown & left_out  # the tables do show codes it was never taught
+    readable, right, wrong = read_tables("starfield", model, scenes=12, first=100)
+    assert wrong == [] and right >= (readable - len(shown & left_out)) * 0.5
 
 
-def test_a_card_with_a_covered_coordinate_is_unsure():
-    face = draw_card(Card.parse("B3/G2"))
-    face[face.shape[0] // 2:, :] = (236, 240, 242)  # the bottom badge hidden under paper
-    framed = cv2.copyMakeBorder(face, 80, 80, 80, 80, cv2.BORDER_CONSTANT, value=(60, 80, 50))
-    small = cv2.resize(framed, None, fx=0.3, fy=0.3, interpolation=cv2.INTER_AREA)
-    quads = find_card_outlines(small)
-    assert len(quads) == 1
-    read = read_card(small, quads[0], reference_model())
-    assert read.card is None and "not clear" in read.reason
+def test_teaching_says_which_codes_to_photograph_again():
+    """Two photos with their labels swapped: the model learned them wrongly, and says so."""
+    deck = DECKS["reference"]
+    photos = [TeachingPhoto(f"{c}.png", teaching_photo(deck, Card.parse(c), 1000 + k, copy=k),
+                            Card.parse(c)) for k, c in enumerate(CODES)]
+    a, b = CODES.index("B1/G2"), CODES.index("G3/O4")
+    photos[a], photos[b] = (TeachingPhoto(photos[a].name, photos[b].image, photos[a].card),
+                            TeachingPhoto(photos[b].name, photos[a].image, photos[b].card))
+    result = teach(photos)
+    assert {"B1/G2", "G3/O4"} <= set(result.weak)
 
 
-def test_a_card_model_survives_its_json_form():
-    model = reference_model()
-    again = CardModel.from_json(model.to_json())
-    scene, view = cards_scene(3, 11)
-    assert (read_scene(scene, view, Degradation(noise=3), 2, model)
-            == read_scene(scene, view, Degradation(noise=3), 2, again))
-
-
-def photo_of(card: Card, style: CardStyle, seed: int) -> np.ndarray:
-    """A labelled teaching photo: the card alone on the table, as a user would take it."""
-    scene = Scene(default_layout())
-    scene.add_card(card, (600.0, 330.0), random.Random(seed).uniform(-20, 20), style)
-    view = View(480.0, 262.5, 240.0, 135.0)
-    return render(scene, view, Degradation(noise=2, light=0.1), seed).image
-
-
-def test_a_deck_in_another_style_is_learned_from_one_photo_per_card_then_read():
-    distinct = sorted({c.code for c in DECK})
-    examples = [(f"{code.replace('/', '-')}.png", photo_of(Card.parse(code), OTHER_STYLE, i),
-                 Card.parse(code)) for i, code in enumerate(distinct)]
-    model = teach(examples)
-    assert set(model.templates) == {"1", "2", "3", "4", "?"}
-    seen, read, misread, _ = rates(30, 0.5, model, style=OTHER_STYLE)
-    assert misread == 0 and seen >= 80 and read / seen >= 0.95
-
-
-def test_the_reference_model_does_not_misread_a_deck_it_was_not_taught():
-    seen, read, misread, unsure = rates(15, 0.5, reference_model(), style=OTHER_STYLE)
-    assert misread == 0
-
-
-def test_teaching_names_a_photo_without_one_clear_card():
-    empty = np.full((400, 600, 3), (60, 80, 50), np.uint8)
-    with pytest.raises(TeachingError, match="B3-G2.png: expected one card in the photo, found 0"):
-        teach([("B3-G2.png", empty, Card.parse("B3/G2"))])
-
-
-def test_teaching_needs_every_colour():
-    photos = [("B1-G2.png", photo_of(Card.parse("B1/G2"), OTHER_STYLE, 1), Card.parse("B1/G2"))]
-    with pytest.raises(TeachingError, match="colour\\(s\\) O"):
+def test_teaching_names_a_photo_without_a_card():
+    empty = np.full((480, 640, 3), (60, 80, 50), np.uint8)
+    photos = [TeachingPhoto("B3-G2.png", empty, Card.parse("B3/G2"))]
+    with pytest.raises(TeachingError, match="B3-G2.png: no card found in the photo"):
         teach(photos)
+
+
+def test_missing_codes_are_the_box_deck_less_what_was_taught():
+    assert missing_codes(frozenset(CODES[5:])) == CODES[:5]
+    assert missing_codes(frozenset(CODES)) == []
+
+
+def test_a_model_survives_its_json_form_and_an_old_one_is_refused_by_name(tmp_path):
+    model = taught("fullbleed").model
+    again = CardModel.from_json(json.loads(json.dumps(model.to_json())))
+    assert again.codes == model.codes and again.regions == model.regions
+    table = card_table(DECKS["fullbleed"], 3)
+    assert read_card_table(table, model) == read_card_table(table, again)
+    path = tmp_path / "cal.json"
+    old = {"hues": {"B": 100, "G": 60, "O": 15}, "templates": {}, "min_saturation": 70}
+    path.write_text(json.dumps({"version": 1, "layout": Calibration().layout.to_json(),
+                                "cards": old}))
+    calibration = load_calibration(path)  # the table part is still good
+    assert calibration.cards is None
+    assert "older version" in (calibration.cards_problem or "")
+    path.write_text(json.dumps({"version": 1, "layout": {"width": 1}}))
+    with pytest.raises(CalibrationError, match="layout part"):
+        load_calibration(path)
+
+
+def test_the_demo_deck_shipped_is_the_reference_deck_as_taught_today():
+    """``demo_deck.json`` is rebuilt by ``make demo-deck``; it must read the reference deck as
+    well as a model taught now does."""
+    assert json.loads(DEMO_DECK.read_text())["kind"] == CardModel.from_json(
+        demo_model().to_json()).to_json()["kind"]
+    readable, right, wrong = read_tables("reference", demo_model(), scenes=8, first=200)
+    assert wrong == [] and right / readable >= 0.97

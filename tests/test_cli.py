@@ -222,3 +222,10 @@ def test_the_installed_console_script_runs():
         pytest.skip("not installed as a console script in this environment")
     result = subprocess.run([script, "--help"], capture_output=True, text=True)
     assert result.returncode == 0 and "score" in result.stdout
+
+
+def test_the_version_is_the_installed_one():
+    from importlib.metadata import version
+    result = companion("--version")
+    assert result.returncode == 0
+    assert result.stdout.strip() == f"companion {version('space-mission-companion')}"

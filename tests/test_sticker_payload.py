@@ -7,7 +7,7 @@ from pyzbar.pyzbar import ZBarSymbol, decode
 
 from companion.observations import StickerPayload, parse_sticker
 from tests.scenes import STICKERS
-from vision.sticker_art import QR_MODULES, draw_code, qr_modules
+from calibration.sticker_art import QR_MODULES, draw_code, qr_modules
 
 
 @pytest.mark.parametrize("text, tile_id, kind", [

@@ -15,7 +15,7 @@ import segno
 from tests.scenes import tiles_scene, tray_view
 from vision.pipeline import Pipeline
 from vision.stickers import ATTEMPTS, Box, read_stickers
-from vision.synthetic import Degradation, Scene, render
+from vision.synthetic.scene import Degradation, Scene, render
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 #: The operating envelope the read-rate target holds in (Degradation.random at this strength):
@@ -36,11 +36,12 @@ SWEEP = {
 }
 
 
-def read_rate(px_per_module: float, degradation_for, scenes: int, tiles: int = 8):
+def read_rate(px_per_module: float, degradation_for, scenes: int, tiles: int = 8,
+              curl: float = 0.0):
     pipeline = Pipeline()
     seen = read = misread = 0
     for seed in range(scenes):
-        scene, view = tiles_scene(px_per_module, tiles, seed)
+        scene, view = tiles_scene(px_per_module, tiles, seed, curl=curl)
         frame = render(scene, view, degradation_for(seed), seed)
         truth = {t.label for t in frame.truth if t.kind == "tile"}
         got = {t.payload for t in pipeline.read_still(frame.image).tiles}
@@ -74,6 +75,16 @@ def test_read_rate_at_three_px_per_module_across_random_degradations_is_995_per_
     assert seen >= 190 and read / seen >= 0.995
 
 
+def test_photo_like_stickers_at_three_px_per_module_read_995_per_mille():
+    """Printed stickers as a real camera sees them: curled paper, a colour cast, rolling light
+    and moire on top of defocus, motion, noise, glare, shadow and JPEG."""
+    seen, read, misread = read_rate(
+        3.0, lambda seed: Degradation.photo(random.Random(5000 + seed), ENVELOPE), scenes=25,
+        curl=0.6)
+    assert misread == 0
+    assert seen >= 190 and read / seen >= 0.995
+
+
 def test_beyond_the_envelope_reads_drop_but_nothing_is_misread():
     seen, read, misread = read_rate(
         2.5, lambda seed: Degradation.random(random.Random(2000 + seed), 1.6), scenes=6)
@@ -81,18 +92,18 @@ def test_beyond_the_envelope_reads_drop_but_nothing_is_misread():
 
 
 def test_the_upscale_fallback_is_kept_because_it_reads_more():
-    scenes = [tiles_scene(2.6, 6, seed) for seed in range(6)]
-    frames = [render(s, v, Degradation.random(random.Random(seed), ENVELOPE), seed)
+    scenes = [tiles_scene(3.0, 8, seed) for seed in range(6)]
+    frames = [render(s, v, Degradation.random(random.Random(3000 + seed), 1.2), seed)
               for seed, (s, v) in enumerate(scenes)]
     counts = {}
-    for attempts in (("raw",), ATTEMPTS):
+    for attempts in (("zxing",), ATTEMPTS):
         total = 0
         for frame in frames:
             gray = cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY)
             boxes = [_box_around(t.corners) for t in frame.truth if t.kind == "tile"]
             total += len(read_stickers(gray, boxes, attempts).stickers)
         counts[attempts] = total
-    assert counts[ATTEMPTS] > counts[("raw",)]
+    assert counts[ATTEMPTS] > counts[("zxing",)]
 
 
 def _box_around(corners: np.ndarray) -> Box:

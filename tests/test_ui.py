@@ -159,3 +159,20 @@ def test_on_the_kiosk_a_name_is_typed_on_the_docked_keyboard_of_the_language(
     assert result["layout"] == layout
     assert result["typed"] == name and result["seated"] == [name]
     assert problems_of(result) == {}  # the name field stays above the keyboard
+
+
+def test_the_deck_is_taught_on_the_touchscreen_from_the_scan_tray(tmp_path):
+    """Two taps on a card's coordinates in the tray (the bottom one first), their buttons,
+    Keep: the photo and its taps are kept in the top-first order; Teach now teaches and saves,
+    and the calibration screen says what is still missing."""
+    result = drive("teach", "800x480", tmp_path)
+    assert problems_of(result) == {}
+    assert result["card_ready"] and result["album"] == ["B3-O1.png", "taps.json"]
+    top, bottom = result["taps"]["B3-O1.png"]
+    assert top[1] < bottom[1]  # the top coordinate's tap first, whatever the order tapped
+    assert result["progress"].startswith("1 of 60 codes photographed")
+    assert result["taught_message"].startswith("Saved. Codes taught: 1.")
+    assert result["codes_taught"] == ["B3/O1"]
+    assert "Not taught yet: B1/G1" in result["deck_words"]
+    saved = json.loads((tmp_path / "calibration.json").read_text())
+    assert saved["cards"]["codes"] == ["B3/O1"]

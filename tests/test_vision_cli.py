@@ -7,12 +7,16 @@ import json
 import cv2
 import pytest
 
+from companion.box import load_box
 from companion.observations import StickerPayload
 from companion.rules import Card
 from tests.scenes import tiles_scene
-from tests.test_card_reading import OTHER_STYLE, photo_of
+from tests.scenes import teaching_photo
 from tests.test_cli import companion
-from vision.synthetic import Degradation, Scene, View, render
+from vision.config import save_calibration
+from vision.synthetic.card_faces import DECKS
+from vision.synthetic.scene import Degradation, Scene, View, render
+from vision.synthetic.teaching import demo_calibration
 
 
 @pytest.fixture(scope="module")
@@ -26,12 +30,14 @@ def images(tmp_path_factory):
     tray = render(tray_scene, view, Degradation(noise=3), 9)
     cv2.imwrite(str(folder / "tray.jpg"), tray.image)
     truth = sorted(t.label for t in tray.truth if t.kind == "tile")
+    save_calibration(demo_calibration(), folder / "deck.json")  # the reference deck, taught
     return folder, truth
 
 
 def test_scan_json_lists_each_image_in_argument_order(images):
     folder, truth = images
-    result = companion("scan", folder / "tray.jpg", folder / "table.png", "--json")
+    result = companion("scan", folder / "tray.jpg", folder / "table.png", "--json",
+                       "--calibration", folder / "deck.json")
     assert result.returncode == 0, result.stderr
     tray, table = json.loads(result.stdout)
     assert sorted(t["payload"] for t in tray["tiles"]) == truth
@@ -58,9 +64,17 @@ def test_scan_of_an_unreadable_image_exits_2_naming_it(images, tmp_path):
     assert result.returncode == 2 and "notes.png: cannot be opened as an image" in result.stderr
 
 
+def test_without_a_taught_deck_cards_are_left_alone_and_the_scan_says_so(images):
+    folder, _ = images
+    data = json.loads(companion("scan", folder / "table.png", "--json").stdout)[0]
+    assert data["cards"] == []
+    assert any(p["kind"] == "cards_not_taught" for p in data["problems"])
+
+
 def test_calibrate_table_then_scan_with_it(images, tmp_path):
     folder, _ = images
     cal = tmp_path / "cal.json"
+    cal.write_bytes((folder / "deck.json").read_bytes())
     result = companion("calibrate", "table", folder / "table.png", "--out", cal)
     assert result.returncode == 0, result.stderr
     assert "markers used: 0, 1, 2, 3" in result.stdout and "px per module" in result.stdout
@@ -70,31 +84,53 @@ def test_calibrate_table_then_scan_with_it(images, tmp_path):
     assert data["cards"][0]["zone"] == "discard"
 
 
-def test_calibrate_cards_teaches_and_adds_to_an_existing_file(images, tmp_path):
+CODES = sorted({card.code for card in load_box().deck})[::3]
+"""Twenty of the deck's sixty codes."""
+
+
+def test_calibrate_cards_teaches_a_deck_and_adds_to_an_existing_file(images, tmp_path):
     folder, _ = images
     cal = tmp_path / "cal.json"
     companion("calibrate", "table", folder / "table.png", "--out", cal, check=True)
     photos = tmp_path / "photos"
     photos.mkdir()
-    for i, code in enumerate(["B1/G2", "B3/O4", "G?/O1", "B?/G3", "G4/O?", "B2/O3"]):
-        cv2.imwrite(str(photos / f"{code.replace('/', '-')}.png"),
-                    photo_of(Card.parse(code), OTHER_STYLE, i))
-    cv2.imwrite(str(photos / "B2-O3.2.png"), photo_of(Card.parse("B2/O3"), OTHER_STYLE, 9))
+    for k, code in enumerate(CODES):
+        cv2.imwrite(str(photos / f"{code.replace('/', '-')}.jpg"),
+                    teaching_photo(DECKS["parchment"], Card.parse(code), 1000 + k, copy=k))
+    second = CODES[4].replace("/", "-")
+    cv2.imwrite(str(photos / f"{second}.2.jpg"),
+                teaching_photo(DECKS["parchment"], Card.parse(CODES[4]), 77, copy=99))
     (photos / "README.txt").write_text("photos of our deck")
     result = companion("calibrate", "cards", photos, "--out", cal)
     assert result.returncode == 0, result.stderr
-    assert "learned 6 card(s) from 7 photo(s)" in result.stdout
+    assert f"learned {len(CODES)} card code(s) from {len(CODES) + 1} photo(s)" in result.stdout
     assert "skipped README.txt" in result.stdout
+    assert f"not taught yet ({60 - len(CODES)}):" in result.stdout
     saved = json.loads(cal.read_text())
     assert "cards" in saved and "table" in saved  # added to, not replaced
+    assert sorted(saved["cards"]["codes"]) == sorted(CODES)
 
 
 def test_calibrate_cards_names_a_badly_labelled_photo(tmp_path):
     photos = tmp_path / "photos"
     photos.mkdir()
-    cv2.imwrite(str(photos / "G2-B3.png"), photo_of(Card.parse("B3/G2"), OTHER_STYLE, 1))
+    cv2.imwrite(str(photos / "G2-B3.png"),
+                teaching_photo(DECKS["parchment"], Card.parse("B3/G2"), 1))
     result = companion("calibrate", "cards", photos, "--out", tmp_path / "cal.json")
     assert result.returncode == 2 and "no labelled card photos" in result.stderr
+
+
+def test_a_calibration_taught_by_an_older_version_still_calibrates_the_table(images, tmp_path):
+    folder, _ = images
+    cal = tmp_path / "cal.json"
+    companion("calibrate", "table", folder / "table.png", "--out", cal, check=True)
+    data = json.loads(cal.read_text())
+    data["cards"] = {"hues": {"B": 100, "G": 60, "O": 15}, "templates": {}}
+    cal.write_text(json.dumps(data))
+    result = companion("scan", folder / "table.png", "--calibration", cal)
+    assert result.returncode == 0, result.stderr
+    assert "teach the deck again" in result.stderr
+    assert "markers: 0, 1, 2, 3" in result.stdout
 
 
 def test_print_commands_write_pdfs(tmp_path):

@@ -48,6 +48,27 @@ LANGUAGES = os.environ.get("UI_LANG", "en").split(",")
 LANGUAGE = LANGUAGES[0]
 """The language being shown now (a scenario may go through several)."""
 CAMERA = "demo" if SCENARIO in ("demo", "first_frame", "soak") else "none"
+TEACH_CARD = "B3/O1"
+if SCENARIO == "teach":  # a card of the reference deck in the scan tray, seen by a camera
+    import cv2  # noqa: E402
+    import numpy as np  # noqa: E402
+
+    from companion.rules import Card  # noqa: E402
+    from vision.synthetic.card_faces import REFERENCE_STYLE  # noqa: E402
+    from vision.synthetic.scene import Degradation, Scene, View, render  # noqa: E402
+    _scene = Scene.table()
+    _scene.add_card(Card.parse(TEACH_CARD), (1050.0, 335.0), 25.0)
+    _frame = render(_scene, View.around(_scene.layout.zones["scan-tray"], 20.0),
+                    Degradation(noise=2), 3)
+    (HOME / "tray").mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(HOME / "tray" / "tray.png"), _frame.image)
+    _corners = next(t.corners for t in _frame.truth if t.kind == "card")
+    _face = np.array([[0, 0], [60, 0], [60, 90], [0, 90]], np.float32)
+    _to_image = cv2.getPerspectiveTransform(_face, _corners.astype(np.float32))
+    BADGES = cv2.perspectiveTransform(np.array([REFERENCE_STYLE.badge_centers_mm],
+                                               np.float64), _to_image)[0]
+    """Image points of the card's top and bottom coordinates."""
+    CAMERA = f"replay:{HOME / 'tray'}"
 result: dict[str, object] = {"scenario": SCENARIO, "size": [WIDTH, HEIGHT],
                              "language": LANGUAGE}
 app = CompanionApp(camera=CAMERA, home=HOME)
@@ -631,7 +652,56 @@ def scenario_first_frame():  # type: ignore[no-untyped-def]
     result["first_frame_s"] = time.monotonic() - START
 
 
-SCENARIOS = {"screens": scenario_screens, "legal": scenario_legal,
+def scenario_teach():  # type: ignore[no-untyped-def]
+    app.show("calibration")
+    yield from settle()
+    tap(screen("calibration").ids.teach)
+    yield from settle()
+    teach = screen("teach")
+    deadline = time.monotonic() + 20
+    while not teach.picture and time.monotonic() < deadline:
+        yield
+    yield from settle()
+    shot("teach")
+    view = teach.ids.view
+    h, w = teach._frame.shape[:2]
+    width, height = view.norm_image_size
+    left, bottom = view.center_x - width / 2, view.center_y - height / 2
+    # the bottom coordinate first: the order of the taps is the user's
+    for (x, y), coordinate in ((BADGES[1], "O1"), (BADGES[0], "B3")):
+        wx, wy = view.to_window(left + x / w * width, bottom + (1 - y / h) * height)
+        touch = UnitTestTouch(wx, wy)
+        touch.touch_down()
+        touch.touch_up()
+        yield from settle()
+        tap(find(teach, "CoordinateButton", coordinate=coordinate))
+        yield from settle()
+    result["card_ready"] = teach.card_ready
+    shot("teach-ready")
+    tap(teach.ids.keep)
+    yield from settle()
+    album = app.data_home / "deck-photos"
+    result["album"] = sorted(p.name for p in album.iterdir())
+    result["taps"] = json.loads((album / "taps.json").read_text())
+    result["progress"] = teach.progress
+    shot("teach-kept")
+    tap(teach.ids.teach)
+    deadline = time.monotonic() + 120
+    while (teach.busy or not teach.message.startswith(("Saved", "Not taught"))) \
+            and time.monotonic() < deadline:
+        yield
+    result["taught_message"] = teach.message
+    result["codes_taught"] = sorted(app.calibration.cards.codes) if app.calibration.cards \
+        else []
+    yield from settle()
+    shot("teach-taught")
+    app.show("calibration")
+    yield from settle()
+    result["deck_words"] = screen("calibration").deck
+    shot("calibration-taught")
+
+
+SCENARIOS = {"teach": scenario_teach, "screens": scenario_screens, "legal": scenario_legal,
              "kill_play": scenario_kill_play, "soak": scenario_soak,
              "touch_game": scenario_touch_game, "resume": scenario_resume,
              "demo": scenario_demo, "first_frame": scenario_first_frame,

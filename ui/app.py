@@ -37,6 +37,7 @@ from ui.preferences import Preferences, load_preferences, save_preferences
 from ui.screens import theme
 from ui.screens.box_setup import BoxSetupScreen
 from ui.screens.calibration_view import CalibrationScreen
+from ui.screens.teach_cards import TeachCardsScreen
 from ui.screens.end import EndScreen
 from ui.screens.game_setup import GameSetupScreen
 from ui.screens.history import HistoryScreen
@@ -47,14 +48,15 @@ from ui.session import Session
 from ui.system import notify
 from ui.words import error_text, log_lines
 from vision.config import Calibration, CalibrationError, load_calibration
+from vision.synthetic.teaching import demo_calibration
 
 log = logging.getLogger(__name__)
 
 KV_FILES = ("widgets", "board", "home", "game_setup", "play", "end", "history", "settings",
-            "box_setup", "calibration_view")
+            "box_setup", "calibration_view", "teach_cards")
 SCREENS = {"home": HomeScreen, "setup": GameSetupScreen, "play": PlayScreen, "end": EndScreen,
            "history": HistoryScreen, "settings": SettingsScreen, "box": BoxSetupScreen,
-           "calibration": CalibrationScreen}
+           "calibration": CalibrationScreen, "teach": TeachCardsScreen}
 DEMO_TAP_SECONDS = 0.9
 """How long the demo's player shows a tap before making it: long enough to be watched."""
 
@@ -138,12 +140,14 @@ class CompanionApp(App):
         """Games and calibration: a demo's stay apart from the real ones."""
         self.library = Library(self.data_home)
         self.calibration_path = self.data_home / "calibration.json"
-        self.calibration = Calibration()
+        self.calibration = demo_calibration() if demo else Calibration()
         if self.calibration_path.exists():
             try:
                 self.calibration = load_calibration(self.calibration_path)
             except CalibrationError as error:
                 log.warning("%s", error)  # shown on the calibration screen; play goes on
+            if demo and self.calibration.cards is None:
+                self.calibration.cards = demo_calibration().cards  # the demo's deck is taught
         self.session = Session(self.library,
                                self.auto_confirm_asked or self.preferences.auto_confirm)
         for name in KV_FILES:
@@ -156,7 +160,7 @@ class CompanionApp(App):
         if demo:
             table = self.demo = DemoTable.simulated(self.demo_seed, self.demo_players)
             self.session.start(table.setup)
-            self.camera = CameraWorker(lambda: table, Calibration())
+            self.camera = CameraWorker(lambda: table, self.calibration)
             self.demo_running = True
             self.demo_hint = _("Demo: a simulated group plays; the camera reads the table. "
                                "Touch the screen to take over.")
@@ -378,6 +382,14 @@ class CompanionApp(App):
 
     def camera_frame(self):  # type: ignore[no-untyped-def]
         return None if self.camera is None else self.camera.latest.frame
+
+    def camera_tray_frame(self):  # type: ignore[no-untyped-def]
+        """The scan tray as the game reads it: the tray view when the camera has one, else the
+        whole table's view (the tray is in it)."""
+        if self.camera is None:
+            return None
+        latest = self.camera.latest
+        return latest.tray_frame if latest.tray_frame is not None else latest.frame
 
     def camera_seen(self) -> Observation:
         return Observation() if self.camera is None else self.camera.latest.seen

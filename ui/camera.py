@@ -38,6 +38,8 @@ class CameraResult:
     (frames stopped coming: retrying). The screen words it; touch entry works in every one."""
     detail: str = ""
     """What the driver said, for the log."""
+    tray_frame: np.ndarray | None = None
+    """The newest tray frame, when the source has a tray view (for teaching the deck)."""
 
 
 class TableEyes:
@@ -128,7 +130,8 @@ class CameraWorker:
                 continue
             seen = eyes.see(frame, tray_frame)
             self.frames += 1
-            self._publish(CameraResult(seen, frame, self.frames, "ready"))
+            self._publish(CameraResult(seen, frame, self.frames, "ready",
+                                       tray_frame=tray_frame))
             if self.on_frame is not None:
                 self.on_frame(self.frames)
             self._stop.wait(max(0.0, period - (time.monotonic() - started)))

@@ -26,7 +26,8 @@ from companion.simulate import simulate
 from companion.tracker import Proposal, TrackerView
 from ui.camera import TableEyes
 from ui.session import Session, same_action
-from vision.playback import PlaybackFrame, TablePlayback
+from vision.synthetic.playback import PlaybackFrame, TablePlayback
+from vision.synthetic.teaching import demo_calibration
 
 
 @dataclass(frozen=True)
@@ -136,7 +137,7 @@ class DemoTable:
 
 def play_demo(demo: DemoTable, session: Session, eyes: TableEyes | None = None) -> None:
     """Run a demo to its end without a screen: camera, vision, tracker, engine."""
-    eyes = eyes or TableEyes()
+    eyes = eyes or TableEyes(demo_calibration())
     while not demo.finished and not demo.paused:
         frame = demo.read()
         if frame is None:

@@ -1,13 +1,15 @@
-"""Card reader: find cards in a region, read both coordinates, or say it is unsure.
+"""Card reader: a card's two coordinates, read as a model taught from the user's photos says.
 
-A card is found as a light quadrilateral of card proportions, warped upright to a canonical
-size and split into halves. In each half the coordinate badge is the largest saturated blob:
-its hue names the colour, the glyph inside it (the holes in the blob) is compared with the
-model's templates of ``1``-``4`` and ``?``. The model is learned from labelled examples, so a
-deck printed in another style is taught, not coded (``teach``).
+The printed art of the real deck is not known to us, so nothing here knows what a coordinate
+looks like. A ``CardModel`` (taught by ``calibration.teach`` from one photo per card code, or
+more) holds where on the face the two coordinates are printed (two regions of the upright card)
+and, for each region, what each coordinate (``B3``, ``G?``...) looked like there in the photos.
 
-A wrong read is worse than none: a card is returned only when colour, glyph and orientation
-are each clear by a margin; otherwise the reader reports it as unsure.
+Reading a card: its outline is warped to an upright face of a fixed size, both ways up (a card
+lies either way round); each region is compared with every taught look of it, allowing a small
+shift; the nearest look names the coordinate. A card is read only when, one way up, both
+regions are near a taught look and clearly nearer to one coordinate than to any other, and the
+two name a code the deck was taught. Anything else is "unsure": a wrong read is worse than none.
 """
 
 from __future__ import annotations
@@ -21,211 +23,235 @@ import cv2
 import numpy as np
 
 from companion.rules import Card, Coordinate, MalformedEventError
-from vision.card_art import REFERENCE_STYLE, draw_card
 
-CANON = (120, 180)
-"""Upright card size after warping (px): 2 px per mm of the reference card."""
-CARD_ASPECT = (1.25, 1.85)
-"""Accepted long/short side ratios of a card outline in the image (1.5 with perspective)."""
-MIN_CARD_AREA = 1500.0
-GLYPH = (32, 32)
+CANON = (128, 192)
+"""Upright face size after warping (px): enough for numbers 16 px tall in the camera image."""
+CELLS = 12
+"""A region is compared as CELLS x CELLS colour cells."""
 SHIFT = 2
-SYMBOLS = ("1", "2", "3", "4", "?")
-COLORS = ("B", "G", "O")
-#: Thresholds for a read to count (measured on the synthetic table: no misreads below them).
-MIN_GLYPH_SCORE = 0.75
-MIN_GLYPH_MARGIN = 0.06
-MAX_HUE_RATIO = 0.5
-MIN_ORIENTATION_MARGIN = 0.08
+"""Cells a region may be off each way (the outline is found to a pixel or two)."""
+LIGHT_FLOOR = 6.0
+"""Smallest brightness spread a region is normalised by (a blank region stays blank)."""
+COLOUR_SCALE = 18.0
+"""Lab a/b units per unit of distance: colour weighs about as much as shape."""
+BLANK = 0.3
+"""Below this root-mean-square, a region's description holds no print (its brightness spread
+is under the floor and it has next to no colour detail)."""
+MIN_MARGIN = 0.18
+"""How much nearer (relatively) a region must be to its coordinate than to any other."""
+MIN_TURN_RATIO = 1.25
+"""When both ways up read as two different taught codes, how much better one must fit."""
+STEADY = (0.985, 1.015)
+"""Outline scales a read is checked at (about the outline's centre)."""
+LOOK_SIZE = CELLS * CELLS * 3
+MODEL_KIND = "regions-v2"
+
+
+@dataclass(frozen=True)
+class Region:
+    """A rectangle of the upright face, as fractions of its width and height."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    def to_json(self) -> list[float]:
+        return [self.x0, self.y0, self.x1, self.y1]
+
+    @classmethod
+    def from_json(cls, data: Any) -> Region:
+        x0, y0, x1, y1 = (float(v) for v in data)
+        if not (0 <= x0 < x1 <= 1 and 0 <= y0 < y1 <= 1):
+            raise ValueError("a region must lie inside the card")
+        return cls(x0, y0, x1, y1)
+
+
+@dataclass
+class Looks:
+    """What one region looked like in the teaching photos: one row per look, with the
+    coordinate it shows. Rows are kept sorted by coordinate."""
+
+    labels: list[str]
+    vectors: np.ndarray
+    """n x D normalised cell values (see ``describe``)."""
+    limit: float
+    """The largest distance at which a region still counts as showing a taught look."""
+
+    def __post_init__(self) -> None:
+        order = np.argsort(np.array(self.labels), kind="stable")
+        self.labels = [self.labels[k] for k in order]
+        self.vectors = np.ascontiguousarray(self.vectors[order], dtype=np.float32)
+        self.classes = sorted(set(self.labels))
+        self._starts = np.array([self.labels.index(c) for c in self.classes])
+        self._norms = (self.vectors ** 2).sum(axis=1)
+
+    def distances(self, windows: np.ndarray) -> dict[str, float]:
+        """For each coordinate, the smallest distance of any window to any of its looks."""
+        products = windows @ self.vectors.T  # windows x looks
+        squared = (windows ** 2).sum(axis=1)[:, None] + self._norms[None, :] - 2 * products
+        nearest = np.sqrt(np.maximum(squared.min(axis=0), 0) / windows.shape[1])
+        per_class = np.minimum.reduceat(nearest, self._starts)
+        return dict(zip(self.classes, per_class.tolist()))
+
+    def to_json(self) -> dict[str, Any]:
+        scale = float(np.abs(self.vectors).max()) or 1.0
+        packed = np.clip(np.round(self.vectors / scale * 127), -127, 127).astype(np.int8)
+        return {"labels": self.labels, "scale": scale, "limit": self.limit,
+                "vectors": base64.b64encode(packed.tobytes()).decode("ascii")}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Looks:
+        labels = [str(label) for label in data["labels"]]
+        raw = np.frombuffer(base64.b64decode(data["vectors"]), dtype=np.int8)
+        size = LOOK_SIZE
+        if raw.size != size * len(labels) or not labels:
+            raise ValueError("the taught looks do not match their labels")
+        for label in labels:
+            Coordinate.parse(label)  # a stored label is a coordinate, or the file is refused
+        vectors = raw.reshape(len(labels), size).astype(np.float32) * float(data["scale"]) / 127
+        return cls(labels, vectors, float(data["limit"]))
 
 
 @dataclass
 class CardModel:
-    """What the reader knows of a deck's printing: badge hues and glyph templates."""
+    """What the reader knows of a deck: where its two coordinates are printed, how each
+    coordinate looked there, which codes the deck holds, and its proportions."""
 
-    hues: dict[str, float]
-    """OpenCV hue (0-180) of each coordinate colour under the table's light."""
-    templates: dict[str, list[np.ndarray]] = field(default_factory=dict)
-    """Symbol -> normalised glyph images (zero mean, unit norm)."""
-    min_saturation: int = 70
+    regions: tuple[Region, Region]
+    """The top coordinate's region and the bottom coordinate's, on the upright face."""
+    looks: tuple[Looks, Looks]
+    codes: frozenset[str]
+    """The card codes taught: nothing else is ever read."""
+    aspect: float = 1.5
+    """Long side over short side of the card."""
+    look_alikes: tuple[tuple[str, str], ...] = field(default=())
+    """Pairs of taught codes the model tells apart only narrowly (more photos help)."""
+    weak: tuple[str, ...] = field(default=())
+    """Codes teaching found hard to read (a photo unlike the others, or read narrowly without
+    itself): the calibration screen asks for another photo of each."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"hues": self.hues, "min_saturation": self.min_saturation,
-                "templates": {s: [_pack(t) for t in ts] for s, ts in self.templates.items()}}
+        return {"kind": MODEL_KIND, "aspect": self.aspect, "codes": sorted(self.codes),
+                "regions": [r.to_json() for r in self.regions],
+                "looks": [looks.to_json() for looks in self.looks],
+                "look_alikes": [list(pair) for pair in self.look_alikes],
+                "weak": list(self.weak)}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> CardModel:
-        hues = {str(k): float(v) for k, v in data["hues"].items()}
-        if set(hues) != set(COLORS):
-            raise ValueError(f"a card model needs hues for {', '.join(COLORS)}")
-        templates = {str(s): [_unpack(t) for t in ts] for s, ts in data["templates"].items()}
-        if not set(templates) <= set(SYMBOLS):
-            raise ValueError(f"card model symbols must be among {', '.join(SYMBOLS)}")
-        return cls(hues, templates, int(data.get("min_saturation", 70)))
-
-
-def _pack(template: np.ndarray) -> str:
-    levels = np.clip((template * 127 / max(float(np.abs(template).max()), 1e-6)) + 128, 0, 255)
-    return base64.b64encode(levels.astype(np.uint8).tobytes()).decode("ascii")
-
-
-def _unpack(text: str) -> np.ndarray:
-    raw = np.frombuffer(base64.b64decode(text), dtype=np.uint8)
-    if raw.size != GLYPH[0] * GLYPH[1]:
-        raise ValueError("a glyph template has the wrong size")
-    return _normalise(raw.reshape(GLYPH[1], GLYPH[0]).astype(np.float32) - 128)
-
-
-def _normalise(glyph: np.ndarray) -> np.ndarray:
-    centred = glyph.astype(np.float32) - float(glyph.mean())
-    norm = float(np.linalg.norm(centred))
-    return centred / norm if norm > 1e-6 else centred
+    def from_json(cls, data: Any) -> CardModel:
+        if not isinstance(data, dict) or data.get("kind") != MODEL_KIND:
+            raise ValueError("it was taught by an older version of the companion: teach the "
+                             "deck again")
+        codes = frozenset(Card.parse(code).code for code in data["codes"])
+        regions = tuple(Region.from_json(r) for r in data["regions"])
+        looks = tuple(Looks.from_json(item) for item in data["looks"])
+        if len(regions) != 2 or len(looks) != 2 or not codes:
+            raise ValueError("a card model needs two regions, their looks and its codes")
+        aspect = float(data.get("aspect", 1.5))
+        if not 1.0 <= aspect <= 3.0:
+            raise ValueError("a card's proportions must be between 1 and 3")
+        pairs = tuple((str(a), str(b)) for a, b in data.get("look_alikes", []))
+        weak = tuple(Card.parse(code).code for code in data.get("weak", []))
+        return cls((regions[0], regions[1]), (looks[0], looks[1]), codes, aspect, pairs, weak)
 
 
 # ---------------------------------------------------------------------------------------------
-# Finding cards
+# Faces and regions
 # ---------------------------------------------------------------------------------------------
 
-def find_card_outlines(bgr: np.ndarray, min_area: float = MIN_CARD_AREA,
-                       max_area: float | None = None) -> list[np.ndarray]:
-    """Quadrilaterals of card proportions among the light blobs of an image (4x2, float)."""
-    gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
-    gray = cv2.GaussianBlur(gray, (5, 5), 0)
-    _, binary = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
-    binary = cv2.morphologyEx(binary, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    contours, _ = cv2.findContours(binary, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    height, width = gray.shape
-    quads = []
-    for contour in contours:
-        area = cv2.contourArea(contour)
-        if area < min_area or (max_area is not None and area > max_area):
-            continue
-        hull = cv2.convexHull(contour)
-        approx = cv2.approxPolyDP(hull, 0.04 * cv2.arcLength(hull, True), True)
-        if len(approx) != 4:
-            continue
-        quad = approx.reshape(4, 2).astype(np.float64)
-        x, y, w, h = cv2.boundingRect(contour)
-        if x <= 2 or y <= 2 or x + w >= width - 2 or y + h >= height - 2:
-            continue  # cut off by the image's edge: a partial card is never read
-        if cv2.contourArea(quad.astype(np.float32)) < 0.85 * cv2.contourArea(hull):
-            continue
-        sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
-        long_, short = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
-        ratio = max(long_, short) / max(min(long_, short), 1e-6)
-        if CARD_ASPECT[0] <= ratio <= CARD_ASPECT[1]:
-            quads.append(_upright_order(quad))
-    return quads
-
-
-def _upright_order(quad: np.ndarray) -> np.ndarray:
-    """Corners clockwise with the first side a short one (the card's top edge, up to 180°)."""
-    center = quad.mean(axis=0)
-    angles = np.arctan2(quad[:, 1] - center[1], quad[:, 0] - center[0])
-    quad = quad[np.argsort(angles)]  # clockwise in image coordinates (y down)
-    if np.linalg.norm(quad[1] - quad[0]) > np.linalg.norm(quad[2] - quad[1]):
-        quad = np.roll(quad, -1, axis=0)
-    start = int(np.argmin(quad[[0, 2], 1])) * 2  # of the two short sides, the upper one on top
-    return np.roll(quad, -start, axis=0)
-
-
-def warp_upright(bgr: np.ndarray, quad: np.ndarray) -> np.ndarray:
+def upright_face(bgr: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The card inside ``quad`` (corners clockwise from the face's top-left) warped to the
+    canonical upright face, without aliasing when the card is large in the image."""
     w, h = CANON
-    target = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
+    long_side = max(float(np.linalg.norm(quad[1] - quad[2])),
+                    float(np.linalg.norm(quad[0] - quad[3])))
+    over = int(np.clip(round(long_side / h), 1, 4))  # warp larger, then shrink by area
+    target = np.array([[0, 0], [w * over, 0], [w * over, h * over], [0, h * over]],
+                      dtype=np.float32)
     matrix = cv2.getPerspectiveTransform(quad.astype(np.float32), target)
-    return cv2.warpPerspective(bgr, matrix, (w, h), flags=cv2.INTER_LINEAR)
+    face = cv2.warpPerspective(bgr, matrix, (w * over, h * over), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE)
+    if over > 1:
+        face = cv2.resize(face, CANON, interpolation=cv2.INTER_AREA)
+    return face
+
+
+def lab_face(face: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(face, cv2.COLOR_BGR2LAB).astype(np.float32)
+
+
+def region_patch(lab: np.ndarray, region: Region) -> np.ndarray:
+    """The region with SHIFT cells around it, as (CELLS + 2 SHIFT)^2 cells of Lab colour."""
+    h, w = lab.shape[:2]
+    cell_w = (region.x1 - region.x0) * w / CELLS
+    cell_h = (region.y1 - region.y0) * h / CELLS
+    x0, y0 = region.x0 * w - SHIFT * cell_w, region.y0 * h - SHIFT * cell_h
+    size = CELLS + 2 * SHIFT
+    # an affine resample keeps sub-pixel placement and fills beyond the face by replication
+    matrix = np.array([[cell_w, 0, x0 + cell_w / 2 - 0.5], [0, cell_h, y0 + cell_h / 2 - 0.5]],
+                      np.float32)
+    smooth = cv2.GaussianBlur(lab, (0, 0), max(0.5, 0.42 * min(cell_w, cell_h)))
+    return cv2.warpAffine(smooth, matrix, (size, size), flags=cv2.INTER_LINEAR
+                          | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
+
+
+@lru_cache(maxsize=4)
+def _plane_basis(size: int) -> np.ndarray:
+    """An orthonormal basis of the planes a + b x + c y over a size x size grid (size^2 x 3):
+    a region's plane is its projection onto these three."""
+    ys, xs = np.mgrid[0:size, 0:size].astype(np.float64)
+    basis = np.stack([np.ones(size * size), xs.ravel() / size, ys.ravel() / size], axis=1)
+    return np.linalg.qr(basis)[0].astype(np.float32)
+
+
+def describe_many(cells: np.ndarray) -> np.ndarray:
+    """n x size x size x 3 Lab cells (CELLS, or fewer while teaching) as n vectors. In each
+    channel the best plane is taken out (what changes slowly across a region: a nebula, a
+    painting, a shadow, a colour cast, and the flat colour of a badge); what is left is the
+    print's detail, a number's strokes and a rim, with their colour contrast (a white number on
+    blue pulls the other way from one on green). Brightness detail is scaled to a unit spread;
+    colour detail is kept in Lab units."""
+    n, size = len(cells), cells.shape[1]
+    flat = cells.reshape(n, size * size, 3)
+    basis = _plane_basis(size)
+    detail = flat - np.matmul(basis, np.matmul(basis.T, flat))
+    light = detail[..., 0]
+    spread = np.maximum(light.std(axis=1, keepdims=True), LIGHT_FLOOR)
+    described = np.concatenate([(light / spread)[..., None], detail[..., 1:] / COLOUR_SCALE],
+                               axis=-1)
+    return described.reshape(n, -1).astype(np.float32)
+
+
+def describe(cells: np.ndarray) -> np.ndarray:
+    """One region's CELLS x CELLS x 3 Lab cells as a vector (see ``describe_many``)."""
+    return describe_many(cells[None])[0]
+
+
+def look(lab: np.ndarray, region: Region) -> np.ndarray:
+    """A region as taught: its print, unshifted."""
+    return centre(region_patch(lab, region))
+
+
+def shifted_looks(lab: np.ndarray, region: Region) -> np.ndarray:
+    """A region as read: its print at every shift (``windows``)."""
+    return windows(region_patch(lab, region))
+
+
+def windows(patch: np.ndarray) -> np.ndarray:
+    """Every CELLS x CELLS window of a patch (every shift), described: (2 SHIFT + 1)^2 x D."""
+    views = np.lib.stride_tricks.sliding_window_view(patch, (CELLS, CELLS), axis=(0, 1))
+    stack = views.reshape(-1, 3, CELLS, CELLS).transpose(0, 2, 3, 1)
+    return describe_many(np.ascontiguousarray(stack))
+
+
+def centre(patch: np.ndarray) -> np.ndarray:
+    """The unshifted window of a patch, described (a look as taught)."""
+    return describe(patch[SHIFT:SHIFT + CELLS, SHIFT:SHIFT + CELLS])
 
 
 # ---------------------------------------------------------------------------------------------
-# Reading a badge
-# ---------------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Badge:
-    hue: float
-    glyph: np.ndarray
-
-
-def badge_in(half: np.ndarray, min_saturation: int) -> Badge | None:
-    """The coordinate badge of one card half: its hue and its glyph.
-
-    The glyph is sampled in the badge's own bounding box, so its framing does not depend on the
-    glyph's shape; it is a continuous map of how far each pixel is from the badge colour, which
-    keeps the information a blurred, low-resolution glyph still has.
-    """
-    hsv = cv2.cvtColor(half, cv2.COLOR_BGR2HSV)
-    colored = ((hsv[:, :, 1] >= min_saturation) & (hsv[:, :, 2] >= 50)).astype(np.uint8)
-    colored = cv2.morphologyEx(colored, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(colored, connectivity=8)
-    if count < 2:
-        return None
-    biggest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    if stats[biggest, cv2.CC_STAT_AREA] < 0.04 * half.shape[0] * half.shape[1]:
-        return None
-    blob = (labels == biggest).astype(np.uint8)
-    contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    filled = np.zeros_like(blob)
-    cv2.drawContours(filled, contours, -1, 1, thickness=-1)
-    x, y, w, h = cv2.boundingRect(contours[0]) if len(contours) == 1 else cv2.boundingRect(
-        np.concatenate(contours))
-    if int(filled.sum()) - int(blob.sum()) < 0.012 * w * h:
-        return None  # no glyph inside the badge
-    angles = hsv[:, :, 0][blob.astype(bool)].astype(np.float64) * (np.pi / 90)
-    hue = float(np.degrees(np.arctan2(np.sin(angles).mean(), np.cos(angles).mean())) / 2) % 180
-    lab = cv2.cvtColor(half, cv2.COLOR_BGR2LAB).astype(np.float32)
-    badge_color = lab[blob.astype(bool)].mean(axis=0)
-    distance = np.linalg.norm(lab - badge_color, axis=2)
-    margin = max(1, int(round(min(w, h) * 0.08)))
-    inner = cv2.erode(filled, np.ones((2 * margin + 1, 2 * margin + 1), np.uint8))
-    strength = distance * inner
-    top = float(np.percentile(strength[inner.astype(bool)], 97)) if inner.any() else 0.0
-    if top < 1e-3:
-        return None
-    crop = np.clip(strength[y:y + h, x:x + w] / top, 0, 1)
-    return Badge(hue, _normalise(cv2.resize(crop, GLYPH, interpolation=cv2.INTER_AREA)))
-
-
-def glyph_similarity(glyph: np.ndarray, template: np.ndarray) -> float:
-    """Correlation allowing a shift of a few pixels (badge outlines are found to ±2 px)."""
-    padded = cv2.copyMakeBorder(glyph, SHIFT, SHIFT, SHIFT, SHIFT, cv2.BORDER_CONSTANT,
-                                value=float(glyph.min()))
-    return float(cv2.matchTemplate(padded, template, cv2.TM_CCOEFF_NORMED).max())
-
-
-def hue_distance(a: float, b: float) -> float:
-    d = abs(a - b) % 180
-    return min(d, 180 - d)
-
-
-@dataclass(frozen=True)
-class BadgeRead:
-    coordinate: Coordinate
-    glyph_score: float
-    glyph_margin: float
-    hue_ratio: float
-    """Distance to the chosen colour's hue over distance to the next: 0 is certain."""
-
-
-def classify(badge: Badge, model: CardModel) -> BadgeRead | None:
-    distances = sorted((hue_distance(badge.hue, h), c) for c, h in model.hues.items())
-    (d1, color), (d2, _) = distances[0], distances[1]
-    scores = sorted(((max(glyph_similarity(badge.glyph, t) for t in ts), s)
-                     for s, ts in model.templates.items() if ts), reverse=True)
-    if len(scores) < 2:
-        return None
-    (best, symbol), (second, _) = scores[0], scores[1]
-    number = None if symbol == "?" else int(symbol)
-    return BadgeRead(Coordinate(color, number), best, best - second, d1 / max(d2, 1e-6))
-
-
-def is_clear(read: BadgeRead | None) -> bool:
-    """Whether a badge read is clear by every margin: only then is it used."""
-    return (read is not None and read.glyph_score >= MIN_GLYPH_SCORE
-            and read.glyph_margin >= MIN_GLYPH_MARGIN and read.hue_ratio <= MAX_HUE_RATIO)
-
-
-# ---------------------------------------------------------------------------------------------
-# Reading a card
+# Reading
 # ---------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -239,132 +265,82 @@ class CardRead:
     """Why the reader is unsure."""
 
 
-def read_upright(face: np.ndarray, model: CardModel) -> tuple[BadgeRead | None, BadgeRead | None]:
-    h = face.shape[0]
-    top, bottom = face[: h // 2], face[h // 2:]
-    reads = []
-    for half in (top, bottom):
-        badge = badge_in(half, model.min_saturation)
-        reads.append(None if badge is None else classify(badge, model))
-    return reads[0], reads[1]
+@dataclass(frozen=True)
+class RegionRead:
+    coordinate: str
+    distance: float
+    margin: float
+    """(second - best) / second: how clearly this coordinate beats every other."""
+    known: bool
+    """Near a taught look at all (within the region's limit)."""
+
+    @property
+    def clear(self) -> bool:
+        return self.known and self.margin >= MIN_MARGIN
+
+
+def blank(vector: np.ndarray) -> bool:
+    """Nothing printed: a region with no detail to tell one coordinate from another (a bare
+    table, a plain card back). Such a look is never taught, and never read as anything."""
+    return float(np.sqrt((vector ** 2).mean())) < BLANK
+
+
+def read_region(lab: np.ndarray, region: Region, looks: Looks) -> RegionRead:
+    shifted = shifted_looks(lab, region)
+    distances = looks.distances(shifted)
+    ranked = sorted(distances.items(), key=lambda item: item[1])
+    best, distance = ranked[0]
+    second = ranked[1][1] if len(ranked) > 1 else distance * 2 + 1.0
+    known = distance <= looks.limit and not blank(shifted[len(shifted) // 2])
+    return RegionRead(best, distance, (second - distance) / max(second, 1e-9), known)
+
+
+def read_face(face: np.ndarray, model: CardModel) -> tuple[RegionRead, RegionRead]:
+    """Both coordinates of an upright face."""
+    lab = lab_face(face)
+    return (read_region(lab, model.regions[0], model.looks[0]),
+            read_region(lab, model.regions[1], model.looks[1]))
 
 
 def read_card(bgr: np.ndarray, quad: np.ndarray, model: CardModel) -> CardRead:
-    """Read one card outline, trying both upright orientations (a card may lie turned)."""
+    """Read one card outline, both ways up (a card may lie turned). The read must hold when
+    the outline is taken a little smaller and a little larger (``STEADY``): a number read
+    only from one exact outline (the outline cut into a badge, a blurred digit) is unsure."""
+    first = _read_once(bgr, quad, model)
+    if first.card is None:
+        return first
+    centre = quad.mean(axis=0)
+    for scale in STEADY:
+        again = _read_once(bgr, centre + (quad - centre) * scale, model)
+        if again.card is None or again.card.code != first.card.code:
+            return CardRead(None, 0.0, quad, "the read changes when the outline moves a little")
+    return first
+
+
+def _read_once(bgr: np.ndarray, quad: np.ndarray, model: CardModel) -> CardRead:
+    face = upright_face(bgr, quad)
     options = []
-    for turn in (0, 2):
-        corners = np.roll(quad, -turn, axis=0)
-        top, bottom = read_upright(warp_upright(bgr, corners), model)
-        options.append((corners, top, bottom))
-    readable = [o for o in options if is_clear(o[1]) and is_clear(o[2])]
-    if not readable:
-        return CardRead(None, 0.0, quad, "a coordinate is not clear enough to read")
-    canonical = [o for o in readable if _canonical(o[1], o[2])]
-    if not canonical:
-        return CardRead(None, 0.0, quad, "its colours are not in printed order")
-    if len(canonical) == 2:
-        first, second = sorted(canonical, key=_glyph_total, reverse=True)
-        if _glyph_total(first) - _glyph_total(second) < MIN_ORIENTATION_MARGIN:
-            return CardRead(None, 0.0, quad, "which way up it lies is not clear")
-        canonical = [first]
-    corners, top, bottom = canonical[0]
-    assert top is not None and bottom is not None
-    try:
-        card = Card.parse(f"{top.coordinate}/{bottom.coordinate}")
-    except MalformedEventError as error:
-        return CardRead(None, 0.0, quad, str(error))
-    confidence = min(_confidence(top), _confidence(bottom))
-    return CardRead(card, confidence, corners)
-
-
-def _canonical(top: BadgeRead | None, bottom: BadgeRead | None) -> bool:
-    assert top is not None and bottom is not None
-    return COLORS.index(top.coordinate.color) <= COLORS.index(bottom.coordinate.color)
-
-
-def _glyph_total(option: tuple[np.ndarray, BadgeRead | None, BadgeRead | None]) -> float:
-    return sum(r.glyph_score for r in option[1:] if r is not None)
-
-
-def _confidence(read: BadgeRead) -> float:
-    return float(min(read.glyph_score, 1.0 - read.hue_ratio, 0.5 + read.glyph_margin))
-
-
-# ---------------------------------------------------------------------------------------------
-# Teaching
-# ---------------------------------------------------------------------------------------------
-
-class TeachingError(ValueError):
-    """A labelled example that cannot be used; the message names it."""
-
-
-def teach(examples: list[tuple[str, np.ndarray, Card]]) -> CardModel:
-    """A model learned from labelled photos: (name, BGR image, the card it shows).
-
-    Each photo must show one card clearly; its badges give the hues and glyph templates.
-    """
-    hue_samples: dict[str, list[float]] = {c: [] for c in COLORS}
-    templates: dict[str, list[np.ndarray]] = {s: [] for s in SYMBOLS}
-    saturation = 70
-    for name, image, card in examples:
-        quads = find_card_outlines(image)
-        if len(quads) != 1:
-            raise TeachingError(f"{name}: expected one card in the photo, found {len(quads)}")
-        badges = _taught_badges(image, quads[0], card, saturation)
-        if badges is None:
-            raise TeachingError(f"{name}: the two coordinate badges could not be found")
-        for coordinate, badge in zip(card.coordinates, badges):
-            hue_samples[coordinate.color].append(badge.hue)
-            templates["?" if coordinate.number is None else str(coordinate.number)].append(
-                badge.glyph)
-    missing = [c for c in COLORS if not hue_samples[c]]
-    if missing:
-        raise TeachingError(f"no example shows the colour(s) {', '.join(missing)}")
-    hues = {c: _circular_mean(samples) for c, samples in hue_samples.items()}
-    return CardModel(hues, {s: ts for s, ts in templates.items() if ts}, saturation)
-
-
-def _taught_badges(image: np.ndarray, quad: np.ndarray, card: Card,
-                   saturation: int) -> tuple[Badge, Badge] | None:
-    """The badges in the orientation whose colours match the label (either way up)."""
-    for turn in (0, 2):
-        face = warp_upright(image, np.roll(quad, -turn, axis=0))
-        h = face.shape[0]
-        top, bottom = badge_in(face[: h // 2], saturation), badge_in(face[h // 2:], saturation)
-        if top is None or bottom is None:
+    reasons = []
+    for turn, upright in ((0, face), (2, cv2.rotate(face, cv2.ROTATE_180))):
+        top, bottom = read_face(upright, model)
+        if not (top.clear and bottom.clear):
+            reasons.append("a coordinate is not clear enough to read")
             continue
-        if card.top.color == card.bottom.color or _hue_order_fits(top, bottom, card):
-            return top, bottom
-    return None
-
-
-def _hue_order_fits(top: Badge, bottom: Badge, card: Card) -> bool:
-    """Whether the top badge looks more like the label's top colour than the bottom one does."""
-    rough = {c: bgr_hue(REFERENCE_STYLE.colors[c]) for c in COLORS}  # orientation only
-    straight = (hue_distance(top.hue, rough[card.top.color])
-                + hue_distance(bottom.hue, rough[card.bottom.color]))
-    turned = (hue_distance(top.hue, rough[card.bottom.color])
-              + hue_distance(bottom.hue, rough[card.top.color]))
-    return straight <= turned
-
-
-def bgr_hue(bgr: tuple[int, int, int]) -> float:
-    pixel = np.array([[bgr]], dtype=np.uint8)
-    return float(cv2.cvtColor(pixel, cv2.COLOR_BGR2HSV)[0, 0, 0])
-
-
-def _circular_mean(hues: list[float]) -> float:
-    angles = np.radians(np.array(hues) * 2)
-    return float(np.degrees(np.arctan2(np.sin(angles).mean(), np.cos(angles).mean())) / 2) % 180
-
-
-@lru_cache(maxsize=1)
-def reference_model() -> CardModel:
-    """The model of the reference style, taught from its own drawings (one card per symbol)."""
-    codes = ["B1/G2", "B3/O4", "G?/O1", "B?/G3", "G4/O?"]
-    examples = []
-    for code in codes:
-        face = draw_card(Card.parse(code))
-        framed = cv2.copyMakeBorder(face, 60, 60, 60, 60, cv2.BORDER_CONSTANT, value=(60, 80, 50))
-        examples.append((code, framed, Card.parse(code)))
-    return teach(examples)
+        code = f"{top.coordinate}/{bottom.coordinate}"
+        if code not in model.codes:
+            reasons.append(f"it reads as {code}, a code the deck was not taught")
+            continue
+        options.append((top.distance + bottom.distance, min(top.margin, bottom.margin), code,
+                        np.roll(quad, -turn, axis=0)))
+    if not options:
+        return CardRead(None, 0.0, quad, reasons[0] if reasons else "not readable")
+    options.sort(key=lambda option: option[0])
+    if len(options) == 2 and options[0][2] != options[1][2] and \
+            options[1][0] < options[0][0] * MIN_TURN_RATIO:
+        return CardRead(None, 0.0, quad, "which way up it lies is not clear")
+    _, margin, code, corners = options[0]
+    try:
+        card = Card.parse(code)
+    except MalformedEventError as error:  # a taught code is canonical: never, but not a guess
+        return CardRead(None, 0.0, quad, str(error))
+    return CardRead(card, float(margin), corners)

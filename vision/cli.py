@@ -36,6 +36,8 @@ def _scan(args: argparse.Namespace) -> int:
     except CalibrationError as error:
         print(error, file=sys.stderr)
         return EXIT_BAD_INPUT
+    if calibration.cards_problem:
+        print(f"note: {calibration.cards_problem}", file=sys.stderr)
     pipeline = Pipeline(calibration)
     results = []
     for path in args.images:

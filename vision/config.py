@@ -2,7 +2,9 @@
 
 ``layout`` (markers, zones), ``table`` (the homography found at calibration, the image size, the
 sizing report), ``colors`` (hues of the printed swatches under the table's light) and ``cards``
-(a taught card model). Every part is optional but the layout; an unknown part is ignored.
+(a taught card model). Every part is optional but the layout; an unknown part is ignored. A
+cards part that cannot be used (taught by an older version, damaged) leaves the rest usable and
+is reported in ``cards_problem``.
 """
 
 from __future__ import annotations
@@ -18,11 +20,11 @@ import numpy as np
 
 from companion.jsontext import JSONTextError, parse_json
 from companion.rules import is_whole_number
-from vision.card_art import REFERENCE_STYLE
-from vision.cards import COLORS, CardModel, bgr_hue, reference_model
+from vision.cards import CardModel
 from vision.layout import TableLayout, default_layout
 
 VERSION = 1
+COLOR_CODES = ("B", "G", "O")
 
 
 class CalibrationError(ValueError):
@@ -38,21 +40,9 @@ class Calibration:
     colors: dict[str, float] | None = None
     """Measured hue of each printed colour swatch (OpenCV hue, 0-180)."""
     cards: CardModel | None = None
-
-    def card_model(self) -> CardModel:
-        """The taught model if there is one; else the reference style, its hues moved by what
-        the swatches show of the table's light."""
-        if self.cards is not None:
-            return self.cards
-        reference = reference_model()
-        if self.colors is None:
-            return reference
-        hues = {}
-        for color in COLORS:
-            printed = bgr_hue(REFERENCE_STYLE.colors[color])
-            shift = ((self.colors[color] - printed + 90) % 180) - 90
-            hues[color] = (reference.hues[color] + shift) % 180
-        return CardModel(hues, reference.templates, reference.min_saturation)
+    """The deck as taught from the user's photos; None until it is taught."""
+    cards_problem: str | None = None
+    """Why a cards part in the file could not be used (the rest of the file still is)."""
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"version": VERSION, "layout": self.layout.to_json()}
@@ -86,15 +76,19 @@ class Calibration:
             if "colors" in data:
                 part = "colors"
                 colors = {str(k): float(v) for k, v in data["colors"].items()}
-                if set(colors) != set(COLORS):
-                    raise ValueError(f"needs a hue for each of {', '.join(COLORS)}")
+                if set(colors) != set(COLOR_CODES):
+                    raise ValueError(f"needs a hue for each of {', '.join(COLOR_CODES)}")
                 calibration.colors = colors
-            if "cards" in data:
-                part = "cards"
-                calibration.cards = CardModel.from_json(data["cards"])
         except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError,
                 RecursionError) as error:
             raise CalibrationError(f"its {part} part is unusable: {error!s:.200}") from None
+        if "cards" in data:
+            try:
+                calibration.cards = CardModel.from_json(data["cards"])
+            except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError,
+                    RecursionError) as error:
+                # the table is still calibrated; only the deck must be taught again
+                calibration.cards_problem = f"the taught deck is unusable: {error!s:.200}"
         return calibration
 
 

@@ -3,7 +3,12 @@
 ``read_still`` reads one image completely (``companion scan``). ``process`` is the live loop:
 markers are found now and then (the camera does not move), only regions that changed and have
 settled are read, what was read stays until its region changes again, and the debounced view
-is what the tracker sees. Neither ever raises on a bad frame: problems are reported instead.
+is what the tracker sees. A frame reads at most ``READS_PER_FRAME`` windows of what changed;
+the rest waits for the next frames, so a hand passing over the whole table never stalls a
+frame. Neither ever raises on a bad frame: problems are reported instead.
+
+Cards are read only with a deck taught from the user's photos (``calibration.cards``); until
+then they are left alone and ``read_still`` says so.
 """
 
 from __future__ import annotations
@@ -14,23 +19,33 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from companion.tracker import DISCARD_ZONE, TRAY_ZONE
 from companion.observations import (CardSeen, CodeSeen, Corners, MarkerSeen, Observation,
                                     Problem, TileSeen)
-from vision.cards import CARD_ASPECT, MIN_CARD_AREA, find_card_outlines, read_card
+from vision.card_finder import CardShape, find_cards
+from vision.cards import read_card
 from vision.changes import ChangeTracker
 from vision.config import Calibration
 from vision.debounce import Debouncer
-from vision.layout import CARD_SIZE, TILE_SIZE
+from vision.layout import CARD_SIZE, TILE_SIZE, TableLayout
 from vision.rectify import MarkerDetector, Rectification, rectify, to_corners
-from vision.stickers import Box, read_stickers
+from vision.stickers import ATTEMPTS, STILL_ATTEMPTS, Box, read_stickers
 
 log = logging.getLogger(__name__)
 
 WINDOW = 512
-"""Largest region handed to zbar at once: it reads a code more reliably in a crop around it
-than in a whole frame; bigger regions are read as overlapping windows."""
+"""Largest region read at once: the decoders read a code more reliably in a crop around it than
+in a whole frame, and one window's reading is a frame's share of work; bigger regions are read
+as overlapping windows."""
 WINDOW_OVERLAP = 224
 """More than a tile's diagonal at the sizes we read, so every tile is whole in some window."""
+CARD_ZONES = (DISCARD_ZONE, TRAY_ZONE)
+"""Where cards are read on a rectified table: the pile (what was played) and the scan tray
+(teaching, and a card shown to the camera)."""
+READS_PER_FRAME = 1
+"""Windows read per live frame: the others wait for the frames after it."""
+NOT_TAUGHT = Problem("cards_not_taught", "the deck has not been taught, so cards are not read: "
+                     "teach it on the calibration screen or with 'companion calibrate cards'")
 
 
 @dataclass
@@ -55,6 +70,8 @@ class PipelineResult:
     stable: Observation
     """What has been steady for a few frames: what the tracker should use."""
     regions_read: int
+    """Windows read in this frame (the others wait: see ``waiting``)."""
+    waiting: int = 0
 
 
 @dataclass
@@ -65,10 +82,11 @@ class Pipeline:
 
     def __post_init__(self) -> None:
         self.layout = self.calibration.layout
-        self.model = self.calibration.card_model()
+        self.model = self.calibration.cards
         self._markers = MarkerDetector()
         self._changes = ChangeTracker()
         self._found: list[_Found] = []
+        self._waiting: list[Box] = []
         self._marker_list: list[MarkerSeen] = []
         self._rectification: Rectification | None = None
         self._frames = 0
@@ -86,15 +104,16 @@ class Pipeline:
         markers = self._markers.detect(gray)
         rectification = rectify(markers, self.layout) or self._calibrated(gray.shape)
         h, w = gray.shape
-        found = self._read_box(bgr, gray, Box(0, 0, w, h), rectification)
+        found = self._read_box(bgr, gray, Box(0, 0, w, h), rectification, STILL_ATTEMPTS)
         observation = _observation(found, markers)
+        notes: tuple[Problem, ...] = ()
         if rectification is None:
-            message = ("fewer than two table markers in view and no calibration for this "
-                       "image size: zones are unknown")
-            observation = Observation(observation.cards, observation.tiles, observation.markers,
-                                      observation.problems + (Problem("no_table", message),),
-                                      observation.codes)
-        return observation
+            notes += (Problem("no_table", "fewer than two table markers in view and no "
+                              "calibration for this image size: zones are unknown"),)
+        if self.model is None:
+            notes += (NOT_TAUGHT,)
+        return Observation(observation.cards, observation.tiles, observation.markers,
+                           observation.problems + notes, observation.codes)
 
     # -- the live loop -------------------------------------------------------------------------
 
@@ -115,12 +134,22 @@ class Pipeline:
             box = _union([Box(changed.x - reach, changed.y - reach, changed.w + 2 * reach,
                               changed.h + 2 * reach)] + [_extent(f.corners) for f in stale])
             box = box.clip(w, h)  # whole tiles at the region's edge, and all of what was there
-            fresh = self._read_box(bgr, gray, box, self._rectification)
-            self._found = [f for f in self._found if f not in stale
-                           and not any(_near(f.center, n.center) for n in fresh)]
-            self._found.extend(fresh)
+            self._found = [f for f in self._found if f not in stale]
+            # the newest change is read first (it is what a player just did), and in it the
+            # pile and the tray first (a card played, a tile shown)
+            areas = self._card_areas(w, h)
+            fresh = sorted(_windows(box), key=lambda b: not any(b.overlaps(a) for a in areas))
+            self._waiting = fresh + [b for b in self._waiting if b not in fresh]
+        reads = 0
+        while self._waiting and reads < READS_PER_FRAME:
+            window = self._waiting.pop(0)
+            fresh = [f for f in self._read_box(bgr, gray, window, self._rectification)
+                     if window.contains(*f.center)]
+            self._found = [f for f in self._found
+                           if not any(_near(f.center, n.center) for n in fresh)] + fresh
+            reads += 1
         raw = _observation(self._found, self._marker_list)
-        return PipelineResult(raw, self._debounced(self._found), len(boxes))
+        return PipelineResult(raw, self._debounced(self._found), reads, len(self._waiting))
 
     def _thing_px(self) -> int:
         """About one tile's size in pixels: how far a read reaches beyond a changed region."""
@@ -154,9 +183,10 @@ class Pipeline:
     # -- reading a region ----------------------------------------------------------------------
 
     def _read_box(self, bgr: np.ndarray, gray: np.ndarray, box: Box,
-                  rectification: Rectification | None) -> list[_Found]:
+                  rectification: Rectification | None,
+                  attempts: tuple[str, ...] = ATTEMPTS) -> list[_Found]:
         found: list[_Found] = []
-        results = read_stickers(gray, _windows(box))
+        results = read_stickers(gray, [box], attempts)
         for sticker in results.stickers:
             found.append(_Found(sticker.corners, tile=TileSeen(
                 sticker.sticker.text, sticker.sticker.tile_id, sticker.sticker.kind,
@@ -171,25 +201,38 @@ class Pipeline:
 
     def _read_cards(self, bgr: np.ndarray, box: Box,
                     rectification: Rectification | None) -> list[_Found]:
+        """Cards whose centre lies in ``box``. On a rectified table only where cards are
+        played (``CARD_ZONES``), and outlines are checked in table millimetres; the search
+        reaches beyond ``box`` by most of a card, so a card across its edge is seen whole."""
+        if self.model is None:
+            return []
         h, w = bgr.shape[:2]
-        min_area, max_area = MIN_CARD_AREA, None
-        reach = 200
+        areas = _card_areas(self.layout, rectification, w, h)
+        if rectification is None or not areas:
+            return self._cards_in(bgr, box, Box(box.x - 200, box.y - 200, box.w + 400,
+                                                box.h + 400).clip(w, h), rectification)
+        return [found for area in areas if area.overlaps(box)
+                for found in self._cards_in(bgr, box, area, rectification)]
+
+    def _card_areas(self, width: int, height: int) -> list[Box]:
+        return _card_areas(self.layout, self._rectification, width, height)
+
+    def _cards_in(self, bgr: np.ndarray, box: Box, region: Box,
+                  rectification: Rectification | None) -> list[_Found]:
+        assert self.model is not None
+        shape = CardShape(self.model.aspect)
         if rectification is not None:
-            cx, cy = rectification.to_table(np.array([[box.x + box.w / 2,
-                                                       box.y + box.h / 2]]))[0]
-            scale = rectification.px_per_mm(cx, cy)
-            area = CARD_SIZE[0] * CARD_SIZE[1] * scale * scale
-            min_area, max_area = max(MIN_CARD_AREA, 0.45 * area), 1.9 * area
-            reach = int(CARD_SIZE[1] * scale * CARD_ASPECT[1] / 1.5 * 0.8)
-        region = Box(box.x - reach, box.y - reach, box.w + 2 * reach, box.h + 2 * reach).clip(w, h)
+            # the deck's proportions as taught; its length as the table's card size says
+            shape = CardShape.on_table(self.model.aspect, CARD_SIZE[1],
+                                       rectification.image_to_table, (region.x, region.y),
+                                       (region.w / 2, region.h / 2))
         crop = bgr[region.y:region.y + region.h, region.x:region.x + region.w]
         found = []
-        for quad in find_card_outlines(crop, min_area, max_area):
+        for quad in find_cards(crop, shape):
             read = read_card(crop, quad, self.model)
             corners = to_corners(read.corners + (region.x, region.y))
-            center = _center(corners)
-            if not box.contains(*center) and box != region:
-                continue  # a card outside the changed region was read when its region changed
+            if not box.contains(*_center(corners)):
+                continue  # a card outside the box is read when its own region is
             if read.card is None:
                 found.append(_Found(corners, problem=Problem(
                     "unsure_card", f"a card that cannot be read for sure: {read.reason}",
@@ -205,6 +248,26 @@ class Pipeline:
             return None
         x, y = rectification.to_table(np.array([_center(corners)]))[0]
         return self.layout.zone_at(float(x), float(y))
+
+
+def _card_areas(layout: TableLayout, rectification: Rectification | None, width: int,
+                height: int) -> list[Box]:
+    """Where cards are read, in image pixels: each of ``CARD_ZONES`` with most of a card's
+    length around it (a card half off the pile is still read whole)."""
+    if rectification is None:
+        return []
+    areas = []
+    for zone in CARD_ZONES:
+        if zone not in layout.zones:
+            continue
+        polygon = np.array(layout.zones[zone], np.float64)
+        corners = rectification.to_image(polygon)
+        x0, y0 = corners.min(axis=0)
+        x1, y1 = corners.max(axis=0)
+        reach = CARD_SIZE[1] * rectification.px_per_mm(*polygon.mean(axis=0)) * 0.6
+        areas.append(Box(int(x0 - reach), int(y0 - reach), int(x1 - x0 + 2 * reach),
+                         int(y1 - y0 + 2 * reach)).clip(width, height))
+    return areas
 
 
 def _windows(box: Box) -> list[Box]:

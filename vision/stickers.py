@@ -1,6 +1,7 @@
 """Tile sticker reader: QR codes in regions of a frame, validated as untrusted input.
 
-zbar is asked for QR codes only (three times faster than all symbologies). Only the exact
+zxing-cpp reads first (QR only); what it leaves is tried by the attempts below, each kept only
+because it was measured to add reads (`make bench` reports what each adds). Only the exact
 payload form of DESIGN.md §5.3 becomes a tile; any other decoded text is a problem, logged and
 never trusted.
 """
@@ -12,17 +13,22 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+import zxingcpp
 from pyzbar.pyzbar import ZBarSymbol, decode
 
 from companion.observations import CodeSeen, Corners, Problem, StickerPayload, parse_sticker
 
 log = logging.getLogger(__name__)
 
-ATTEMPTS = ("raw", "upscale", "upscale+otsu")
-"""How a region is tried. zbar misses many codes under about
-3 px per module; a bicubic 2x upscale recovers most of them, and Otsu binarisation of the
-upscaled crop some of those left under glare or shadow. Each is kept because it was measured
-to help (tests/test_stickers.py reports the rescues; `make bench` the read rates)."""
+ATTEMPTS = ("zxing", "zxing-upscale")
+"""How a region is tried live: zxing-cpp on the region as it is; then, on each patch that looks
+like a code but was not read, zxing-cpp on a bicubic 2x upscale, which recovers most codes
+under about 3 px per module (measured: 78 -> 93 of 96 tiles at 3 px/module under strong
+degradation; tests/test_sticker_reading.py, `make bench`)."""
+STILL_ATTEMPTS = ATTEMPTS + ("zbar",)
+"""A still photo also tries zbar: on rendered tables it adds nothing, but on real phone photos
+its finder reads codes zxing-cpp misses (5 of 137 in the issue's held-out set), and a still
+can afford it (on the few unread patches only)."""
 
 
 @dataclass(frozen=True)
@@ -54,7 +60,20 @@ class Box:
         return self.x <= x < self.x + self.w and self.y <= y < self.y + self.h
 
 
-def decode_qr(gray: np.ndarray) -> list[tuple[bytes, np.ndarray]]:
+def decode_zxing(gray: np.ndarray) -> list[tuple[bytes, np.ndarray]]:
+    """Raw zxing-cpp QR results in a grey image: bytes and the symbol's 4 corner points."""
+    results = []
+    for symbol in zxingcpp.read_barcodes(np.ascontiguousarray(gray),
+                                         formats=zxingcpp.BarcodeFormat.QRCode):
+        p = symbol.position
+        points = np.array([(p.top_left.x, p.top_left.y), (p.top_right.x, p.top_right.y),
+                           (p.bottom_right.x, p.bottom_right.y),
+                           (p.bottom_left.x, p.bottom_left.y)], dtype=np.float64)
+        results.append((bytes(symbol.bytes), order_clockwise(points)))
+    return results
+
+
+def decode_zbar(gray: np.ndarray) -> list[tuple[bytes, np.ndarray]]:
     """Raw zbar QR results in a grey image: bytes and the symbol's 4 corner points."""
     results = []
     for symbol in decode(gray, symbols=[ZBarSymbol.QRCODE]):
@@ -79,26 +98,68 @@ def read_region(gray: np.ndarray, box: Box,
                 attempts: tuple[str, ...] = ATTEMPTS) -> list[tuple[bytes, np.ndarray]]:
     """QR codes in one region, corners in full-image pixels.
 
-    Every attempt runs, even after one has decoded something: a region may hold several codes,
-    and one easy code must not hide a hard one.
+    zxing-cpp reads the whole region; the other attempts run only on the patches that look
+    like a code and hold none that was read (``unread_patches``): a region may hold several
+    codes, and one easy code must not hide a hard one, but a patch read once is not read
+    again.
     """
     crop = gray[box.y:box.y + box.h, box.x:box.x + box.w]
     if crop.size == 0:
         return []
     found: list[tuple[bytes, np.ndarray]] = []
-    upscaled: np.ndarray | None = None
-    for attempt in attempts:
-        if attempt == "raw":
-            results = decode_qr(crop)
-        else:
-            if upscaled is None:
-                upscaled = cv2.resize(crop, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
-            image = upscaled
-            if attempt == "upscale+otsu":
-                image = cv2.threshold(upscaled, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)[1]
-            results = [(data, points / 2) for data, points in decode_qr(image)]
-        found += [r for r in results if not any(_same_symbol(r[1], f[1]) for f in found)]
+    if "zxing" in attempts:
+        found += decode_zxing(crop)
+    fallbacks = [a for a in attempts if a != "zxing"]
+    patches = unread_patches(crop, found) if fallbacks else []
+    for patch in patches:
+        part = crop[patch.y:patch.y + patch.h, patch.x:patch.x + patch.w]
+        for attempt in fallbacks:
+            results = _attempt(part, attempt)
+            new = [(data, points + (patch.x, patch.y)) for data, points in results]
+            found += [r for r in new if not any(_same_symbol(r[1], f[1]) for f in found)]
+            if results:
+                break  # this patch is read
     return [(data, points + (box.x, box.y)) for data, points in found]
+
+
+def _attempt(gray: np.ndarray, attempt: str) -> list[tuple[bytes, np.ndarray]]:
+    if attempt == "zbar":
+        return decode_zbar(gray)
+    if attempt == "zxing-upscale":
+        upscaled = cv2.resize(gray, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
+        return [(data, points / 2) for data, points in decode_zxing(upscaled)]
+    raise ValueError(f"no such attempt: {attempt}")
+
+
+PATCH_EDGE = 48
+"""Grey-level step (morphological gradient at half size) that counts as a module's edge."""
+PATCH_PX = (10, 120)
+"""Side of a code-like patch at half size (px): a sticker from 2 to 10 px per module."""
+
+
+def unread_patches(gray: np.ndarray, found: list[tuple[bytes, np.ndarray]]) -> list[Box]:
+    """Squarish patches dense with sharp edges, as a QR code is, that hold no code read yet,
+    with a quiet zone's margin around them. Finding them costs about a millisecond per
+    1280x720 frame; reading a patch closely costs less than reading a whole frame closely."""
+    small = cv2.resize(gray, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    edges = cv2.morphologyEx(small, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
+    mask = cv2.morphologyEx((edges > PATCH_EDGE).astype(np.uint8), cv2.MORPH_CLOSE,
+                            np.ones((5, 5), np.uint8))
+    count, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+    height, width = gray.shape[:2]
+    patches = []
+    for x, y, w, h, area in stats[1:count]:
+        low, high = PATCH_PX
+        if not (low <= w <= high and low <= h <= high and max(w, h) < 2.2 * min(w, h)
+                and area > 0.35 * w * h):
+            continue
+        box = Box(2 * int(x), 2 * int(y), 2 * int(w), 2 * int(h))
+        if any(box.contains(*points.mean(axis=0)) for _, points in found):
+            continue
+        margin = max(box.w, box.h) // 3
+        patches.append(Box(box.x - margin, box.y - margin, box.w + 2 * margin,
+                           box.h + 2 * margin).clip(width, height))
+    return patches
 
 
 def _same_symbol(a: np.ndarray, b: np.ndarray) -> bool:

@@ -109,10 +109,11 @@ def bench_core() -> None:
 
 SECTIONS = {
     "core": [bench_core],
-    "vision": [lambda: vision_bench.bench_pipeline(report),
+    "vision": [lambda: vision_bench.bench_still(report),
+               lambda: vision_bench.bench_live(report),
                lambda: vision_bench.bench_read_rates(report),
                lambda: vision_bench.bench_fallbacks(report),
-               lambda: vision_bench.bench_still(report)],
+               lambda: vision_bench.bench_cards(report)],
     "app": [lambda: ui_bench.bench_start(report), lambda: ui_bench.bench_card_latency(report),
             lambda: ui_bench.bench_memory(report)],
     "faults": [lambda: pi_bench.bench_fuzz(report), lambda: pi_bench.bench_app_kills(report),

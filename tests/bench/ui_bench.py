@@ -13,7 +13,7 @@ from companion.rules import Game, Jump, Scan
 from companion.simulate import simulate
 from companion.tracker import Tracker
 from ui.camera import TableEyes
-from vision.playback import TablePlayback
+from vision.synthetic.playback import TablePlayback
 
 ROOT = Path(__file__).resolve().parents[2]
 

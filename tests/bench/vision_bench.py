@@ -1,161 +1,259 @@
-"""Vision figures for `make bench`: pipeline speed against full-frame zbar, read rates."""
+"""Vision figures for `make bench` (one thread): a still photo and the live loop against plain
+zxing-cpp and plain pyzbar on the same frames, sticker and card read rates, and what each sticker
+fallback adds."""
 
 from __future__ import annotations
 
 import random
 import statistics
+import tempfile
 import time
-from collections import Counter
+from pathlib import Path
 
 import cv2
 import numpy as np
-from pyzbar.pyzbar import ZBarSymbol, decode
+import zxingcpp
+from pyzbar.pyzbar import decode
 
-from tests.scenes import STICKERS, cards_scene, free_spot, tiles_scene
-from vision.cards import find_card_outlines, read_card, reference_model
+from companion.observations import parse_sticker
+from tests.scenes import (DECK, STICKERS, card_table, free_spot, read_card_table, tiles_scene,
+                          tray_view)
+from vision.config import Calibration
 from vision.pipeline import Pipeline
-from vision.stickers import ATTEMPTS, Box, read_region
-from vision.synthetic import Degradation, Scene, render
+from vision.stickers import ATTEMPTS, STILL_ATTEMPTS, Box, read_region
+from vision.synthetic.card_faces import DECKS
+from vision.synthetic.scene import Degradation, Scene, View, render
+from vision.synthetic.teaching import demo_model, teach_deck
 
 
-def live_sequence(states: int = 24, seed: int = 5, px_per_module: float = 3.5):
-    """1280x720 tray frames: tiles laid and taken away one at a time, a hand over the table
-    for two frames each time, then eight still frames (fresh sensor noise in each)."""
-    rng = random.Random(seed)
-    scene, view = tiles_scene(px_per_module, 4, seed)
-    sticker_mm = scene.things[-1].size[0] / 1.35
+def _tiles_read(texts: set[str]) -> set[str]:
+    return {t for t in texts if parse_sticker(t) is not None}
+
+
+# -- a still photo ------------------------------------------------------------------------------
+
+def still_photos(folder: Path, count: int = 20) -> list[tuple[Path, set[str], set[str]]]:
+    """1280x720 JPEG photos of the scan tray with its markers: 4-7 stickered tiles at 3-4 px
+    per module and two cards of the reference deck, with real-camera effects."""
+    photos = []
+    for seed in range(count):
+        rng = random.Random(seed)
+        scene, view = tiles_scene(rng.uniform(3.0, 4.0), rng.randint(4, 7), seed)
+        for card in rng.sample(DECK, 2):
+            spot = free_spot(scene, view, 50.0, rng)
+            if spot is not None:
+                scene.add_card(card, spot, rng.uniform(-180, 180))
+        frame = render(scene, view, Degradation.photo(rng, 0.6), seed)
+        path = folder / f"still-{seed}.jpg"
+        cv2.imwrite(str(path), frame.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        tiles = {t.label for t in frame.truth if t.kind == "tile"}
+        cards = {t.label for t in frame.truth if t.kind == "card"}
+        photos.append((path, tiles, cards))
+    return photos
+
+
+def bench_still(report) -> None:
+    cv2.setNumThreads(1)
+    pipeline = Pipeline(Calibration(cards=demo_model()))
+    with tempfile.TemporaryDirectory() as folder:
+        photos = still_photos(Path(folder))
+        times = {"ours": [], "zxing": [], "pyzbar": []}
+        reads = {"ours": 0, "zxing": 0, "pyzbar": 0, "both": 0}
+        tiles = cards = cards_read = wrong = 0
+        for path, truth, card_truth in photos:
+            start = time.perf_counter()
+            seen = pipeline.read_still(cv2.imread(str(path)))
+            times["ours"].append((time.perf_counter() - start) * 1000)
+            start = time.perf_counter()
+            zx = {r.text for r in zxingcpp.read_barcodes(cv2.imread(str(path)))}
+            times["zxing"].append((time.perf_counter() - start) * 1000)
+            start = time.perf_counter()
+            zb = {s.data.decode("latin-1") for s in decode(cv2.imread(str(path)))}
+            times["pyzbar"].append((time.perf_counter() - start) * 1000)
+            ours = {t.payload for t in seen.tiles}
+            reads["ours"] += len(ours & truth)
+            reads["zxing"] += len(_tiles_read(zx) & truth)
+            reads["pyzbar"] += len(_tiles_read(zb) & truth)
+            reads["both"] += len(_tiles_read(zx | zb) & truth)
+            wrong += len(ours - truth) + len({c.code for c in seen.cards} - card_truth)
+            tiles, cards = tiles + len(truth), cards + len(card_truth)
+            cards_read += len({c.code for c in seen.cards} & card_truth)
+    median = {k: statistics.median(v) for k, v in times.items()}
+    report("still 1280x720 JPEG, decode + read_still (median)", median["ours"], "ms", "-", True)
+    report("  plain zxing-cpp, decode + all formats (median)", median["zxing"], "ms", "-", True)
+    report("  plain pyzbar, decode + all symbologies (median)", median["pyzbar"], "ms", "-",
+           True)
+    ratio = median["ours"] / median["zxing"]
+    report("  ratio ours / zxing-cpp", ratio, "x", "<= 2x", ratio <= 2)
+    report("  ratio ours / pyzbar", median["ours"] / median["pyzbar"], "x", "-", True)
+    report(f"  tiles read: ours (of {tiles})", reads["ours"], "tiles", ">= zxing",
+           reads["ours"] >= reads["zxing"])
+    report("  tiles read: plain zxing-cpp", reads["zxing"], "tiles", "-", True)
+    report("  tiles read: plain pyzbar", reads["pyzbar"], "tiles", "-", True)
+    report("  tiles read: both plain decoders together", reads["both"], "tiles", "-", True)
+    report(f"  cards read (of {cards})", cards_read, "cards", "-", True)
+    report("  wrong reads (tiles and cards)", wrong, "reads", "0", wrong == 0)
+
+
+# -- the live loop ------------------------------------------------------------------------------
+
+def _hand(image: np.ndarray, rng: random.Random) -> np.ndarray:
+    h, w = image.shape[:2]
+    cx, cy = rng.uniform(0.15 * w, 0.85 * w), rng.uniform(0.2 * h, 0.8 * h)
+    yy, xx = np.mgrid[0:h, 0:w]
+    hand = np.exp(-(((xx - cx) / 160) ** 2 + ((yy - cy) / 220) ** 2))[:, :, None]
+    return image * (1 - hand) + np.array([120, 150, 200]) * hand
+
+
+def _live_frames(scene: Scene, view: View, rng: random.Random, seed: int, change,
+                 states: int) -> list[tuple[np.ndarray, str | None]]:
+    """Each state: ``change`` the scene (returns a card laid, or None), two frames with a
+    hand over it, then eight still frames, each with fresh sensor noise, JPEG-compressed as a
+    camera's stream is."""
     light = Degradation(perspective=0.02, light=0.25, shadow=0.2, glare=0.15)
     frames = []
     for _ in range(states):
+        laid = change()
+        base = render(scene, view, light, seed).image.astype(np.float32)
+        for k in range(10):
+            image = _hand(base, rng) if k < 2 else base.copy()
+            image += np.random.default_rng(rng.randrange(2**32)).normal(0, 4, image.shape)
+            frame = np.clip(image, 0, 255).astype(np.uint8)
+            _, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 88])
+            frames.append((cv2.imdecode(data, cv2.IMREAD_COLOR), laid if k == 2 else None))
+    return frames
+
+
+def pile_sequence(states: int = 16, seed: int = 3) -> tuple[list, Calibration]:
+    """The discard pile seen close (a calibrated view, 1280x720): a card of the reference deck
+    laid on it at each state, on top of the last ones."""
+    rng = random.Random(seed)
+    scene = Scene.table()
+    x0, y0, x1, y1 = 95.0, 240.0, 205.0, 390.0  # the default layout's discard zone
+    view = View(x0 - 140, y0 - 50, 420, 236.25)
+    pile = ((x0 + x1) / 2, (y0 + y1) / 2)
+
+    def lay() -> str:
+        card = rng.choice(DECK)
+        spot = (pile[0] + rng.uniform(-8, 8), pile[1] + rng.uniform(-8, 8))
+        scene.add_card(card, spot, rng.uniform(-20, 20) + rng.choice([0, 180]))
+        return card.code
+
+    frames = _live_frames(scene, view, rng, seed, lay, states)
+    table_to_image = render(scene, view, Degradation(), seed).table_to_image
+    calibration = Calibration(image_to_table=np.linalg.inv(table_to_image),
+                              image_size=(1280, 720), cards=demo_model())
+    return frames, calibration
+
+
+def tray_sequence(states: int = 16, seed: int = 5) -> list:
+    """The scan tray: tiles laid and taken away one at a time."""
+    rng = random.Random(seed)
+    scene, view = tiles_scene(3.5, 4, seed, tray_view())
+    sticker_mm = scene.things[-1].size[0] / 1.35
+
+    def change() -> None:
         tiles = [t for t in scene.things if t.kind == "tile"]
         if tiles and (len(tiles) >= 6 or rng.random() < 0.4):
             scene.remove(rng.choice(tiles))
         else:
-            spot = free_spot(scene, view, sticker_mm * 1.35 * 0.75, rng)
+            spot = free_spot(scene, view, sticker_mm, rng)
             if spot:
                 scene.add_tile(rng.choice(STICKERS), spot, rng.uniform(-180, 180),
                                sticker_mm=sticker_mm, tile_mm=sticker_mm * 1.35)
-        base = render(scene, view, light, seed)
-        truth = {t.label for t in base.truth if t.kind == "tile"}
-        for k in range(10):
-            image = base.image.astype(np.float32)
-            if k < 2:
-                cx, cy = rng.uniform(200, 1080), rng.uniform(150, 570)
-                yy, xx = np.mgrid[0:720, 0:1280]
-                hand = np.exp(-(((xx - cx) / 160) ** 2 + ((yy - cy) / 220) ** 2))[:, :, None]
-                image = image * (1 - hand) + np.array([120, 150, 200]) * hand
-            image += np.random.default_rng(rng.randrange(2**32)).normal(0, 4, image.shape)
-            frame = np.clip(image, 0, 255).astype(np.uint8)
-            ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 88])
-            frames.append((cv2.imdecode(data, cv2.IMREAD_COLOR), truth if k >= 2 else None))
-    return frames
+        return None
+
+    return _live_frames(scene, view, rng, seed, change, states)
 
 
-def bench_pipeline(report) -> None:
+def bench_live(report) -> None:
     cv2.setNumThreads(1)
-    frames = live_sequence()
-    pipeline = Pipeline()
-    ours, theirs, correct_ours, correct_theirs, wrong = [], [], 0, 0, 0
-    for image, truth in frames:
-        start = time.perf_counter()
-        result = pipeline.process(image)
-        ours.append((time.perf_counter() - start) * 1000)
-        start = time.perf_counter()
-        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-        full = {s.data.decode() for s in decode(gray, symbols=[ZBarSymbol.QRCODE])}
-        theirs.append((time.perf_counter() - start) * 1000)
-        if truth is None:
-            continue  # a hand over the table: nothing to score
-        read = {t.payload for t in result.raw.tiles}
-        correct_ours += len(read & truth)
-        correct_theirs += len(full & truth)
-        wrong += len(read - truth)
-    median_ours, median_theirs = statistics.median(ours), statistics.median(theirs)
-    report("pipeline 1280x720, one thread (median)", median_ours, "ms/frame", "<= 8 ms",
-           median_ours <= 8)
-    report("  95th percentile", float(np.percentile(ours, 95)), "ms/frame", "-", True)
-    report("full-frame zbar, same frames (median)", median_theirs, "ms/frame", "-", True)
-    ratio = median_theirs / median_ours
-    report("  speed ratio zbar / pipeline", ratio, "x", ">= 5x", ratio >= 5)
-    report("  correct reads: pipeline", correct_ours, "tile-frames", ">= zbar",
-           correct_ours >= correct_theirs)
-    report("  correct reads: full-frame zbar", correct_theirs, "tile-frames", "-", True)
-    report("  pipeline misreads", wrong, "reads", "0", wrong == 0)
+    pile, calibration = pile_sequence()
+    ours, theirs, latencies = [], [], []
+    for frames, pipeline in ((pile, Pipeline(calibration)), (tray_sequence(), Pipeline())):
+        waiting: tuple[str, int] | None = None
+        for index, (image, laid) in enumerate(frames):
+            start = time.perf_counter()
+            result = pipeline.process(image)
+            ours.append((time.perf_counter() - start) * 1000)
+            start = time.perf_counter()
+            zxingcpp.read_barcodes(image)
+            theirs.append((time.perf_counter() - start) * 1000)
+            if laid is not None:
+                waiting = (laid, index)
+            if waiting and any(c.code == waiting[0] and c.zone == "discard"
+                               for c in result.stable.cards):
+                latencies.append(index - waiting[1] + 1)
+                waiting = None
+        if waiting:
+            latencies.append(99)  # never proposed
+    p99 = float(np.percentile(ours, 99))
+    report("live 1280x720 per frame, hands passing (median)", statistics.median(ours), "ms",
+           "-", True)
+    report("  99th percentile", p99, "ms", "<= 33 ms", p99 <= 33)
+    report("  maximum", max(ours), "ms", "-", True)
+    report("  plain zxing-cpp, same frames (median)", statistics.median(theirs), "ms", "-",
+           True)
+    worst = float(np.percentile(latencies, 99))
+    report(f"card laid on the pile to stable read (p99 of {len(latencies)})", worst,
+           "frames", "<= 3", worst <= 3)
+    report("  median", statistics.median(latencies), "frames", "-", True)
 
+
+# -- read rates -----------------------------------------------------------------------------------
 
 def bench_read_rates(report) -> None:
     pipeline = Pipeline()
-    for strength in (0.5, 0.75):
+    for strength in (0.75, 1.0):
         seen = read = misread = 0
         for seed in range(40):
-            scene, view = tiles_scene(3.0, 8, seed)
-            frame = render(scene, view, Degradation.random(random.Random(77 + seed), strength),
+            scene, view = tiles_scene(3.0, 8, seed, curl=0.6)
+            frame = render(scene, view, Degradation.photo(random.Random(77 + seed), strength),
                            seed)
             truth = {t.label for t in frame.truth if t.kind == "tile"}
             got = {t.payload for t in pipeline.read_still(frame.image).tiles}
             seen, read, misread = seen + len(truth), read + len(got & truth), misread + len(
                 got - truth)
-        report(f"sticker read rate, 3 px/module, degradations x{strength}", 100 * read / seen,
+        report(f"stickers, 3 px/module, photo-like x{strength}", 100 * read / seen,
                f"% of {seen}", ">= 99.5 %", read / seen >= 0.995)
         report("  sticker misreads", misread, "reads", "0", misread == 0)
-    model = reference_model()
-    for strength in (0.5, 0.75):
-        seen = read = misread = unsure = 0
-        for seed in range(40):
-            scene, view = cards_scene(3, seed)
-            frame = render(scene, view, Degradation.random(random.Random(88 + seed), strength),
-                           seed)
-            truth = {t.label for t in frame.truth if t.kind == "card"}
-            got = set()
-            for quad in find_card_outlines(frame.image):
-                result = read_card(frame.image, quad, model)
-                if result.card is None:
-                    unsure += 1
-                else:
-                    got.add(result.card.code)
-            seen, read, misread = seen + len(truth), read + len(got & truth), misread + len(
-                got - truth)
-        report(f"card read rate, tray view, degradations x{strength}", 100 * read / seen,
-               f"% of {seen}", ">= 99.5 %", read / seen >= 0.995)
-        report("  card misreads / unsure", misread, f"/ {unsure}", "0 misreads", misread == 0)
+
+
+def bench_cards(report) -> None:
+    """Each deck taught from one photo per code, then read on 40 tables as players leave
+    them (any surface, tilt up to 35 degrees, covers, distractors, degradations)."""
+    for name, deck in DECKS.items():
+        start = time.perf_counter()
+        taught = teach_deck(deck)
+        seconds = time.perf_counter() - start
+        readable = right = 0
+        wrong: list[str] = []
+        for seed in range(300, 340):
+            count, read, misread = read_card_table(card_table(deck, seed), taught.model)
+            readable, right, wrong = readable + count, right + read, wrong + misread
+        report(f"cards '{name}', taught from {taught.photos} photos", 100 * right / readable,
+               f"% of {readable}", ">= 99 %", right / readable >= 0.99)
+        report("  wrong reads", len(wrong), "reads", "0", not wrong)
+        report("  teaching time", seconds, "s", "-", True)
+        report("  codes reported weak", len(taught.weak), "codes", "-", True)
 
 
 def bench_fallbacks(report) -> None:
-    """Which attempt first decodes each tile, on regions around tiles at 2.5-3 px/module."""
-    firsts: Counter[str] = Counter()
+    """What each sticker attempt adds over zxing-cpp alone, on whole tray frames at
+    2.5-3 px/module under strong, photo-like degradation."""
+    counts = {attempts: 0 for attempts in (("zxing",), ATTEMPTS, STILL_ATTEMPTS)}
     total = 0
     for seed in range(30):
-        scene, view = tiles_scene(2.5 + (seed % 3) * 0.25, 6, seed)
-        frame = render(scene, view, Degradation.random(random.Random(seed), 0.75), seed)
+        scene, view = tiles_scene(2.5 + (seed % 3) * 0.25, 6, seed, curl=0.6)
+        frame = render(scene, view, Degradation.photo(random.Random(seed), 1.2), seed)
         gray = cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY)
-        for truth in frame.truth:
-            if truth.kind != "tile":
-                continue
-            total += 1
-            x0, y0 = truth.corners.min(axis=0)
-            x1, y1 = truth.corners.max(axis=0)
-            m = (x1 - x0) * 0.6
-            box = Box(int(x0 - m), int(y0 - m), int(x1 - x0 + 2 * m), int(y1 - y0 + 2 * m)).clip(
-                1280, 720)
-            for k in range(len(ATTEMPTS)):
-                found = read_region(gray, box, ATTEMPTS[k:k + 1])
-                if any(d.decode() == truth.label for d, _ in found):
-                    firsts[ATTEMPTS[k]] += 1
-                    break
-    for attempt in ATTEMPTS:
-        report(f"sticker fallback '{attempt}' reads first", firsts[attempt], f"of {total}",
-               "> 0 to keep", firsts[attempt] > 0)
+        truth = {t.label for t in frame.truth if t.kind == "tile"}
+        total += len(truth)
+        for attempts in counts:
+            found = read_region(gray, Box(0, 0, 1280, 720), attempts)
+            counts[attempts] += len({d.decode("latin-1") for d, _ in found} & truth)
+    names = {("zxing",): "zxing-cpp alone", ATTEMPTS: "+ upscaled patches (live)",
+             STILL_ATTEMPTS: "+ zbar on patches (still)"}
+    for attempts, count in counts.items():
+        report(f"stickers read, {names[attempts]}", count, f"of {total}", "-", True)
 
-
-def bench_still(report) -> None:
-    scene = Scene.table()
-    from vision.synthetic import View
-    frame = render(scene, View.whole_table(scene.layout), Degradation(noise=3), 1)
-    pipeline = Pipeline()
-    times = []
-    for _ in range(5):
-        start = time.perf_counter()
-        pipeline.read_still(frame.image)
-        times.append((time.perf_counter() - start) * 1000)
-    report("read_still 1280x720 (companion scan), median", statistics.median(times), "ms",
-           "-", True)

@@ -94,7 +94,7 @@ class BoxSetupScreen(Screen):
         if frame is None:
             self.message = _("No camera picture to read.")
             return
-        read = read_board(frame, app.calibration.card_model())
+        read = read_board(frame, app.calibration.colors)
         if not read.complete or read.landing is None:
             self.message = _("Not sure of that board: lay it alone in the scan tray, flat and "
                              "well lit, and try again.")

@@ -13,8 +13,9 @@ from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from calibration.table import CalibrationFailed, ZoneSizing, calibrate_table
+from calibration.teach import missing_codes
 from ui.i18n import _
-from vision.config import save_calibration
+from vision.config import Calibration, save_calibration
 from vision.rectify import MarkerDetector, rectify
 
 STICKER_MM = 25.0
@@ -40,6 +41,27 @@ def sizing_words(zone: ZoneSizing) -> str:
         need=zone.min_sticker_mm)
 
 
+def deck_words(calibration: Calibration) -> tuple[str, str]:
+    """The deck's state in a sentence or two, and whether it asks for the user's help."""
+    model = calibration.cards
+    if model is None:
+        reason = calibration.cards_problem or _("The deck is not taught yet")
+        return (_("{reason}: cards are not read. Tap Teach the deck and photograph each card "
+                  "in the scan tray.").format(reason=reason), "refused")
+    words = [_("Codes taught: {count}.").format(count=len(model.codes))]
+    kind = "done"
+    missing = missing_codes(model.codes)
+    if missing:
+        words.append(_("Not taught yet: {codes}").format(
+            codes=", ".join(missing[:10]) + (" …" if len(missing) > 10 else "")))
+        kind = "refused"
+    if model.weak:
+        words.append(_("Hard to read: {codes}. Photograph each again (another copy, or "
+                       "other light).").format(codes=", ".join(model.weak[:10])))
+        kind = "refused"
+    return " ".join(words), kind
+
+
 class CalibrationScreen(Screen):
     advice = StringProperty("")
     """The result of the last tap on Calibrate now."""
@@ -49,9 +71,14 @@ class CalibrationScreen(Screen):
     picture = BooleanProperty(False)
     """The camera has given a picture (else a dark panel says why not)."""
 
+    deck = StringProperty("")
+    """What the reader knows of the deck, and what to photograph again."""
+    deck_kind = StringProperty("done")
+
     def on_pre_enter(self, *_args: object) -> None:
         app = App.get_running_app()
         self.calibrated = app.calibration.image_to_table is not None
+        self.deck, self.deck_kind = deck_words(app.calibration)
         self._event = Clock.schedule_interval(self.update_view, 0.5)
         self.update_view()
 

@@ -471,7 +471,7 @@ class LegendDialog(ModalView):
              _("A planet's coordinates: blue jump, green scan, two orange landing.")),
             ([Factory.TileCount(text="8")],
              _("Tiles left in its stack; dark once only space tiles lie face up.")),
-            ([Factory.FrameSample(frame_color=theme.PLAYER[color])],
+            ([Factory.FrameSample(frame_color=theme.PLAYER_FRAME[color])],
              _("A frame in a player's colour: their station.")),
             ([Factory.FrameSample()],
              _("A white frame: where the action being entered can go.")),

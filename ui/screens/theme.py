@@ -44,6 +44,9 @@ COORDINATE = {"B": (0.18, 0.45, 0.9, 1), "G": (0.15, 0.6, 0.32, 1),
 PLAYER = {"red": (0.86, 0.2, 0.18, 1), "blue": (0.2, 0.5, 0.92, 1),
           "green": (0.0, 0.62, 0.45, 1), "yellow": (0.94, 0.89, 0.26, 1),
           "black": (0.1, 0.1, 0.1, 1)}
+PLAYER_FRAME = {**PLAYER, "black": (0.6, 0.62, 0.68, 1)}
+"""A player's colour as a frame or an outline: a black one is drawn grey, or it would vanish
+on the dark screen (a white frame means a target, so never white)."""
 PLAYER_INK = {"red": (1, 1, 1, 1), "blue": (1, 1, 1, 1), "green": (1, 1, 1, 1),
               "yellow": (0.1, 0.1, 0.1, 1), "black": (1, 1, 1, 1)}
 """Text drawn on a player's colour."""

@@ -1,13 +1,17 @@
 """The synthetic table: a seeded renderer of the table as a camera above it sees it.
 
-It is the ground truth for the vision tests and the demo camera. A ``Scene`` places things on the
-table in millimetres (corner and tray markers, colour swatches, planet boards, cards, stickered
-tiles); ``render`` photographs it through a ``View`` (what the camera covers, with perspective)
-and a ``Degradation`` (defocus and motion blur, sensor noise, uneven light, glare, shadow, JPEG),
-and returns the frame with every thing's true image corners.
+It is the ground truth for the vision tests and the demo camera. A ``Scene`` places things on a
+table top in millimetres (corner and tray markers, colour swatches, planet boards, cards of any
+deck, stickered tiles, and things that are not cards: card backs, another game's cards, chips,
+notes); ``render`` photographs it through a ``View`` (what the camera covers, tilted up to
+35 degrees) and a ``Degradation`` (defocus and motion blur, sensor noise, uneven and rolling
+light, glare, shadow, a colour cast, moire, JPEG), and returns the frame with every thing's true
+image corners and scale.
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 import math
 import random
@@ -16,15 +20,15 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from calibration.printables import SWATCH_INKS
+from calibration.sticker_art import QUIET_MODULES, STICKER_MODULES, draw_sticker
 from companion.observations import StickerPayload
 from companion.rules import Card, Coordinate, Planet
-from vision.card_art import PX_PER_MM, REFERENCE_STYLE, CardStyle, draw_badge, draw_card
 from vision.layout import (ARUCO_DICTIONARY, CARD_SIZE, PLANET_BOARD, STICKER_SIZE, TILE_SIZE,
                            TableLayout, default_layout)
-from vision.sticker_art import QUIET_MODULES, STICKER_MODULES, draw_sticker
+from vision.synthetic.card_faces import DECKS, PX_PER_MM, REFERENCE_STYLE, Deck, draw_badge
+from vision.synthetic.surfaces import surface
 
-SWATCH_COLORS = {"B": (190, 95, 20), "G": (60, 150, 35), "O": (20, 125, 240)}
-"""Printed swatch colours (BGR); the same inks as the reference card badges."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +48,8 @@ class Thing:
     truth_box: tuple[float, float, float, float] | None = None
     """The part whose corners are the ground truth, as fractions (x0, y0, x1, y1) of the face;
     the whole face when None (a sticker's truth is its QR symbol, not the paper)."""
+    symbol_mm: float | None = None
+    """A card's printed number height: what the camera must resolve to read it."""
 
     def to_table(self) -> np.ndarray:
         """3x3 transform from face pixels to table mm."""
@@ -66,8 +72,8 @@ class Thing:
 class Scene:
     layout: TableLayout = field(default_factory=default_layout)
     things: list[Thing] = field(default_factory=list)
-    felt: tuple[int, int, int] = (62, 84, 52)
-    """BGR of the table cloth."""
+    surface: str = "felt"
+    """The table top (``surfaces.SURFACES``)."""
 
     @classmethod
     def table(cls, layout: TableLayout | None = None) -> Scene:
@@ -102,19 +108,33 @@ class Scene:
         for code, polygon in self.layout.swatches.items():
             xs, ys = [p[0] for p in polygon], [p[1] for p in polygon]
             w, h = max(xs) - min(xs), max(ys) - min(ys)
-            face = np.full((int(h * 4), int(w * 4), 3), SWATCH_COLORS[code], dtype=np.uint8)
+            face = np.full((int(h * 4), int(w * 4), 3), SWATCH_INKS[code], dtype=np.uint8)
             self.add(Thing("swatch", code, face, ((max(xs) + min(xs)) / 2,
                                                   (max(ys) + min(ys)) / 2), (w, h)))
 
     def add_card(self, card: Card, center: tuple[float, float], angle: float = 0.0,
-                 style: CardStyle = REFERENCE_STYLE) -> Thing:
-        return self.add(Thing("card", card.code, draw_card(card, style), center,
-                              style.size_mm, angle))
+                 deck: Deck = DECKS["reference"], copy: int = 0) -> Thing:
+        """A card of ``deck``; ``copy`` picks which printing of the code (copies differ in the
+        decks whose art varies)."""
+        face = deck.draw(card, random.Random(f"{deck.name}:{card.code}:{copy}"))
+        return self.add(Thing("card", card.code, face, center, deck.size_mm, angle,
+                              symbol_mm=deck.symbol_mm))
+
+    def add_other(self, label: str, face: np.ndarray, center: tuple[float, float],
+                  size: tuple[float, float], angle: float = 0.0) -> Thing:
+        """Something that is not a card of the deck (a card back, another game's card, a chip,
+        a note): the reader must not read it as a card."""
+        return self.add(Thing("other", label, face, center, size, angle))
 
     def add_tile(self, sticker: StickerPayload, center: tuple[float, float], angle: float = 0.0,
-                 sticker_mm: float = STICKER_SIZE, tile_mm: float | None = None) -> Thing:
+                 sticker_mm: float = STICKER_SIZE, tile_mm: float | None = None,
+                 curl: float = 0.0) -> Thing:
+        """A stickered tile; ``curl`` (radians, up to about 0.8) bends the sticker's paper
+        around a cylinder, as an old sticker lifts."""
         module_px = 8
         art = draw_sticker(sticker, module_px)
+        if curl > 0.01:
+            art = _curled(art, curl)
         side = art.shape[1]
         tile_mm = tile_mm or max(TILE_SIZE, sticker_mm * 1.35)
         px_per_mm = side / sticker_mm
@@ -148,13 +168,17 @@ class Scene:
 
 @dataclass(frozen=True)
 class View:
-    """What the camera covers: a rectangle of the table (mm), at a frame size (px)."""
+    """What the camera covers: a rectangle of the table (mm), at a frame size (px), seen from
+    straight above or by a camera tilted ``tilt`` degrees (towards the direction ``turn``, in
+    degrees of the image plane); a tilted view is zoomed so the rectangle stays in the frame."""
 
     x: float
     y: float
     width: float
     height: float
     frame: tuple[int, int] = (1280, 720)
+    tilt: float = 0.0
+    turn: float = 0.0
 
     @classmethod
     def whole_table(cls, layout: TableLayout, frame: tuple[int, int] = (1280, 720)) -> View:
@@ -183,6 +207,13 @@ class View:
 class Degradation:
     perspective: float = 0.0
     """Largest shift of a frame corner, as a fraction of the frame size."""
+    cast: float = 0.0
+    """A colour cast (white balance): positive warm, negative cool, up to about 0.2."""
+    banding: float = 0.0
+    """Rolling light (a flickering lamp and a rolling shutter): amplitude of bright and dark
+    bands across the frame, 0-0.3."""
+    moire: float = 0.0
+    """Interference of a fine pattern with the sensor's pixels, amplitude 0-0.2."""
     defocus: float = 0.0
     """Gaussian blur sigma in pixels."""
     motion: float = 0.0
@@ -208,6 +239,14 @@ class Degradation:
                    shadow=rng.uniform(0, 0.45 * s),
                    jpeg=rng.choice([None, 95, 85, 75]) if s > 0 else None)
 
+    @classmethod
+    def photo(cls, rng: random.Random, strength: float = 1.0) -> Degradation:
+        """``random`` and, on top, what real cameras add: a colour cast, rolling light from a
+        flickering lamp and moire."""
+        s = strength
+        return dataclasses.replace(cls.random(rng, strength), cast=rng.uniform(-0.2, 0.2) * s,
+                                   banding=rng.uniform(0, 0.3) * s, moire=rng.uniform(0, 0.2) * s)
+
 
 @dataclass(frozen=True)
 class Truth:
@@ -215,6 +254,10 @@ class Truth:
     label: str
     corners: np.ndarray
     """4 x 2 image points, clockwise from the top-left of the thing's upright face."""
+    symbol_px: float | None = None
+    """A card's printed number height in the image (pixels)."""
+    index: int = -1
+    """The thing's place in the scene's list."""
 
 
 @dataclass(frozen=True)
@@ -223,6 +266,10 @@ class Frame:
     truth: tuple[Truth, ...]
     table_to_image: np.ndarray
     """3x3 homography from table mm to image pixels."""
+
+
+FIELD_OF_VIEW = 62.0
+"""Horizontal field of view of the camera in degrees (the Pi camera's)."""
 
 
 def camera_homography(view: View, perspective: float, rng: random.Random) -> np.ndarray:
@@ -236,7 +283,28 @@ def camera_homography(view: View, perspective: float, rng: random.Random) -> np.
     # corners move inwards only, so the view never shows beyond the table's edge more than asked
     inward = np.array([[1, 1], [-1, 1], [-1, -1], [1, -1]])
     dst = (dst + np.abs(jitter) * inward).astype(np.float32)
-    return cv2.getPerspectiveTransform(src, dst)
+    homography = cv2.getPerspectiveTransform(src, dst)
+    if view.tilt:
+        homography = _tilted(homography, src, view)
+    return homography
+
+
+def _tilted(homography: np.ndarray, src: np.ndarray, view: View) -> np.ndarray:
+    """The camera turned about its centre by ``view.tilt`` degrees (K R K^-1), then zoomed and
+    moved so the view's rectangle fills the frame again."""
+    fw, fh = view.frame
+    focal = fw / (2 * math.tan(math.radians(FIELD_OF_VIEW / 2)))
+    camera = np.array([[focal, 0, fw / 2], [0, focal, fh / 2], [0, 0, 1]])
+    axis = np.array([math.cos(math.radians(view.turn)), math.sin(math.radians(view.turn)), 0.0])
+    rotation, _ = cv2.Rodrigues(axis * math.radians(view.tilt))
+    turned = camera @ rotation @ np.linalg.inv(camera) @ homography
+    corners = cv2.perspectiveTransform(src[None].astype(np.float64), turned)[0]
+    x0, y0 = corners.min(axis=0)
+    x1, y1 = corners.max(axis=0)
+    zoom = min(fw / (x1 - x0), fh / (y1 - y0))
+    fit = np.array([[zoom, 0, (fw - zoom * (x1 + x0)) / 2],
+                    [0, zoom, (fh - zoom * (y1 + y0)) / 2], [0, 0, 1]])
+    return fit @ turned
 
 
 def render(scene: Scene, view: View, degradation: Degradation = Degradation(),
@@ -244,26 +312,20 @@ def render(scene: Scene, view: View, degradation: Degradation = Degradation(),
     rng = random.Random(seed)
     homography = camera_homography(view, degradation.perspective, rng)
     fw, fh = view.frame
-    image = _felt(scene.felt, (fw, fh), rng)
+    image = surface(scene.surface, (fw, fh), rng)
     truths = []
-    for thing in scene.things:
+    for index, thing in enumerate(scene.things):
         to_image = homography @ thing.to_table()
         _paste(image, thing.face, to_image)
         corners = cv2.perspectiveTransform(thing.truth_corners()[None], to_image)[0]
         if _visible(corners, fw, fh):
-            truths.append(Truth(thing.kind, thing.label, corners))
+            symbol = None
+            if thing.symbol_mm is not None:  # the face's scale where it lies, in px per mm
+                area_px = abs(cv2.contourArea(corners.astype(np.float32)))
+                symbol = thing.symbol_mm * math.sqrt(area_px / (thing.size[0] * thing.size[1]))
+            truths.append(Truth(thing.kind, thing.label, corners, symbol, index))
     image = _degrade(image, degradation, rng)
     return Frame(image, tuple(truths), homography)
-
-
-def _felt(color: tuple[int, int, int], size: tuple[int, int], rng: random.Random) -> np.ndarray:
-    w, h = size
-    coarse = np.random.default_rng(rng.randrange(2**32)).normal(0, 6, (h // 40 + 2, w // 40 + 2))
-    texture = cv2.resize(coarse.astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
-    image = np.empty((h, w, 3), dtype=np.float32)
-    image[:] = color
-    image += texture[:, :, None]
-    return np.clip(image, 0, 255).astype(np.uint8)
 
 
 def _visible(corners: np.ndarray, w: int, h: int) -> bool:
@@ -322,6 +384,20 @@ def _degrade(image: np.ndarray, d: Degradation, rng: random.Random) -> np.ndarra
             radius = rng.uniform(0.08, 0.2) * w
             spot = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * radius ** 2))
             out += (255 * d.glare * spot)[:, :, None]
+    if d.cast:
+        out *= np.array([1 - d.cast, 1.0, 1 + d.cast], np.float32)  # BGR: warm is less blue
+    if d.banding:
+        period = rng.uniform(0.08, 0.25) * h
+        phase = rng.uniform(0, 2 * math.pi)
+        rows = 1 + d.banding * np.sin(np.arange(h, dtype=np.float32) * 2 * math.pi / period
+                                      + phase)
+        out *= rows[:, None, None]
+    if d.moire:
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        pitch = rng.uniform(2.05, 2.4)  # near the pixel pitch: slow beats
+        angle = rng.uniform(0, math.pi)
+        wave = np.sin((xx * math.cos(angle) + yy * math.sin(angle)) * 2 * math.pi / pitch)
+        out *= (1 + d.moire * wave)[:, :, None]
     if d.defocus > 0.05:
         out = cv2.GaussianBlur(out, (0, 0), d.defocus)
     if d.motion >= 1.0:
@@ -341,6 +417,22 @@ def _degrade(image: np.ndarray, d: Degradation, rng: random.Random) -> np.ndarra
         ok, data = cv2.imencode(".jpg", result, [cv2.IMWRITE_JPEG_QUALITY, d.jpeg])
         result = cv2.imdecode(data, cv2.IMREAD_COLOR)
     return result
+
+
+def _curled(art: np.ndarray, curl: float) -> np.ndarray:
+    """Sticker paper bent around a cylinder by ``curl`` radians each side, seen from above:
+    squeezed towards its edges and darker where it turns away from the light."""
+    h, w = art.shape[:2]
+    radius = (w / 2) / curl
+    half = radius * math.sin(curl)  # half the width it shows from above
+    xs = np.arange(w, dtype=np.float32) - (w - 1) / 2
+    seen = np.clip(xs / (w / 2) * half / radius, -1, 1)
+    source = (np.arcsin(seen) * radius + (w - 1) / 2).astype(np.float32)
+    map_x = np.tile(source, (h, 1))
+    map_y = np.tile(np.arange(h, dtype=np.float32)[:, None], (1, w))
+    bent = cv2.remap(art, map_x, map_y, cv2.INTER_LINEAR, borderValue=255)
+    shade = 0.75 + 0.25 * np.cos(np.arcsin(seen))
+    return np.clip(bent * shade[None, :], 0, 255).astype(np.uint8)
 
 
 def sticker_mm_for(px_per_module: float, view: View) -> float:

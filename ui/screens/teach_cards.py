@@ -1,0 +1,255 @@
+"""Teaching the deck on the touchscreen: a card in the scan tray, two taps on its coordinates,
+its code picked from the coordinate buttons, and the photo is kept (from the view the game
+reads). The photos are kept in the companion's home, so teaching goes on where it stopped; the
+screen says which codes are still missing, and after teaching, which to photograph again."""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+import cv2
+import numpy as np
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.properties import BooleanProperty, ListProperty, StringProperty
+from kivy.uix.image import Image
+from kivy.uix.screenmanager import Screen
+
+from calibration.teach import (Taught, TeachingError, add_photo, missing_codes, photographed,
+                               teach_folder)
+from companion.rules import Card, MalformedEventError
+from ui.i18n import _
+from ui.screens.calibration_view import to_texture
+from ui.screens.widgets import TouchButton
+from vision.config import save_calibration
+
+log = logging.getLogger(__name__)
+
+COORDINATES = [f"{color}{number}" for color in "BGO" for number in ("1", "2", "3", "4", "?")]
+"""The coordinate buttons, as printed on the cards: blue, green, orange; 1-4 and unknown."""
+TAP_COLOURS = ((255, 255, 255), (40, 220, 255))
+"""BGR of the first tap's mark (the top coordinate) and the second's."""
+
+
+class CoordinateButton(TouchButton):
+    """A coordinate to pick, outlined in its colour."""
+
+    coordinate = StringProperty("B1")
+
+
+class TapImage(Image):
+    """The camera picture; a touch on it is handed to the screen as a tap."""
+
+    __events__ = ("on_tap",)
+
+    def on_touch_down(self, touch):  # type: ignore[no-untyped-def]
+        if self.collide_point(*touch.pos):
+            self.dispatch("on_tap", touch)
+            return True
+        return super().on_touch_down(touch)
+
+    def on_tap(self, touch) -> None:  # type: ignore[no-untyped-def]
+        pass
+
+
+class TeachCardsScreen(Screen):
+    message = StringProperty("")
+    message_kind = StringProperty("info")
+    progress = StringProperty("")
+    code = StringProperty("")
+    """The card being photographed, as picked so far (``B3/O1``, or ``B3/`` halfway)."""
+    taps = ListProperty([])
+    """Image points tapped on the current card, in the order tapped."""
+    picks = ListProperty([])
+    """The coordinate picked for each tap (``B3``), in the same order."""
+    busy = BooleanProperty(False)
+    """Teaching runs (half a minute here, a few minutes on a Pi)."""
+    picture = BooleanProperty(False)
+    card_ready = BooleanProperty(False)
+    """Two taps, each with its coordinate, naming a card of the deck."""
+
+    def on_kv_post(self, _base_widget: object) -> None:
+        for coordinate in COORDINATES:
+            button = CoordinateButton(coordinate=coordinate)
+            button.bind(on_release=lambda b: self.pick(b.coordinate))
+            self.ids.coordinates.add_widget(button)
+
+    def on_pre_enter(self, *_args: object) -> None:
+        self.taps, self.picks, self.code, self._frame = [], [], "", None
+        self._event = Clock.schedule_interval(self.update_view, 0.5)
+        self.update_view()
+        self.count()
+
+    def on_leave(self, *_args: object) -> None:
+        self._event.cancel()
+
+    @property
+    def album(self):  # type: ignore[no-untyped-def]
+        return App.get_running_app().data_home / "deck-photos"
+
+    # -- the picture and the taps ------------------------------------------------------------
+
+    def update_view(self, *_args: object) -> None:
+        """The live tray view, until the first tap holds the picture still."""
+        if self.taps and self._frame is not None:
+            return
+        frame = App.get_running_app().camera_tray_frame()
+        self.picture = frame is not None
+        if frame is not None:
+            self._frame = frame
+            self.show(frame)
+
+    def show(self, frame: np.ndarray) -> None:
+        picture = frame.copy()
+        radius = max(6, frame.shape[0] // 40)
+        for k, (x, y) in enumerate(self.taps):
+            cv2.circle(picture, (int(x), int(y)), radius, TAP_COLOURS[k], 3)
+            cv2.putText(picture, str(k + 1), (int(x) + radius, int(y) - radius),
+                        cv2.FONT_HERSHEY_SIMPLEX, radius / 12, TAP_COLOURS[k], 2)
+        self.ids.view.texture = to_texture(picture)
+
+    def tapped(self, touch) -> bool:  # type: ignore[no-untyped-def]
+        """A tap on the picture: where a coordinate is printed (image pixels)."""
+        view = self.ids.view
+        if self._frame is None or not view.collide_point(*touch.pos) or len(self.taps) >= 2 \
+                or len(self.taps) > len(self.picks):
+            return False  # two taps, or a tap still waiting for its coordinate
+        width, height = view.norm_image_size
+        left = view.center_x - width / 2
+        bottom = view.center_y - height / 2
+        u, v = (touch.pos[0] - left) / width, (touch.pos[1] - bottom) / height
+        if not (0 <= u <= 1 and 0 <= v <= 1):
+            return False
+        h, w = self._frame.shape[:2]
+        self.taps = self.taps + [(u * w, (1 - v) * h)]
+        self.show(self._frame)
+        self.prompt()
+        return True
+
+    def clear(self) -> None:
+        self.taps, self.picks, self.code = [], [], ""
+        self.update_view()
+        self.prompt()
+
+    # -- the code ----------------------------------------------------------------------------
+
+    def pick(self, coordinate: str) -> None:
+        """A coordinate button: what was printed where the last tap was."""
+        picks = self.picks if len(self.picks) < 2 else []
+        if len(picks) >= len(self.taps):
+            picks = picks[:max(0, len(self.taps) - 1)]  # a second pick for one tap replaces it
+        self.picks = picks + [coordinate]
+        self.code = " / ".join(self.picks)
+        self.prompt()
+
+    def card(self) -> tuple[Card, tuple[tuple[float, float], tuple[float, float]]] | None:
+        """The card the two picks name (in the deck's order) with its taps in that order."""
+        if len(self.picks) < 2 or len(self.taps) < 2:
+            return None
+        first, second = self.picks
+        pairs = [(first, tuple(self.taps[0])), (second, tuple(self.taps[1]))]
+        pairs.sort(key=lambda pair: "BGO".index(pair[0][0]))
+        try:
+            card = Card.parse(f"{pairs[0][0]}/{pairs[1][0]}")
+        except MalformedEventError:
+            return None
+        return card, (pairs[0][1], pairs[1][1])
+
+    def prompt(self) -> None:
+        self.card_ready = self.card() is not None
+        if len(self.taps) > len(self.picks):
+            self.say(_("Which coordinate is printed there? Tap its button."), "info")
+        elif len(self.taps) < 2:
+            self.say(_("Lay one card in the scan tray. Tap one of its two coordinates on the "
+                       "picture, then its button; then the other."), "info")
+        elif self.card() is None:
+            self.say(_("{code} is not a card of the deck: tap Start again.").format(
+                code=self.code), "refused")
+        else:
+            self.say(_("Keep the photo of {code}?").format(code=self.card()[0].code), "info")
+
+    # -- keeping and teaching ----------------------------------------------------------------
+
+    def keep(self) -> None:
+        named = self.card()
+        if self._frame is None or named is None:
+            self.prompt()
+            return
+        card, taps = named
+        try:
+            add_photo(self.album, self._frame, card, taps)
+        except OSError as error:
+            self.say(_("Not saved: {reason}").format(reason=str(error)), "refused")
+            return
+        self.taps, self.picks, self.code = [], [], ""
+        self.update_view()
+        self.count()
+        self.say(_("Kept {code}. Lay the next card.").format(code=card.code), "done")
+
+    def count(self) -> None:
+        counts = photographed(self.album)
+        missing = missing_codes(set(counts))
+        total = len(missing) + len(set(counts) - set(missing))
+        if not missing:
+            self.progress = _("All {total} codes photographed.").format(total=total)
+            return
+        shown = ", ".join(missing[:12]) + (" …" if len(missing) > 12 else "")
+        self.progress = _("{done} of {total} codes photographed. Still missing: {codes}").format(
+            done=total - len(missing), total=total, codes=shown)
+
+    def teach(self) -> None:
+        if self.busy:
+            return
+        if not photographed(self.album):
+            self.say(_("No photos yet: photograph the cards first."), "refused")
+            return
+        self.busy = True
+        self.say(_("Teaching… this takes about a minute."), "info")
+        threading.Thread(target=self._teach, daemon=True).start()
+
+    def _teach(self) -> None:
+        try:
+            taught: Taught | str = teach_folder(self.album)
+        except TeachingError as error:
+            taught = str(error)
+        except Exception as error:  # a fault while teaching must not end the app
+            log.exception("teaching failed")
+            taught = repr(error)
+        Clock.schedule_once(lambda _dt: self._taught(taught), 0)
+
+    def _taught(self, taught: Taught | str) -> None:
+        self.busy = False
+        if isinstance(taught, str):
+            self.say(_("Not taught: {reason}").format(reason=taught), "refused")
+            return
+        app = App.get_running_app()
+        app.calibration.cards = taught.model  # the camera's readers use it from now on
+        app.calibration.cards_problem = None
+        try:
+            save_calibration(app.calibration, app.calibration_path)
+        except OSError as error:
+            self.say(_("Taught, but not saved: {reason}").format(reason=error.strerror),
+                     "refused")
+            return
+        self.say(taught_words(taught), "refused" if taught.weak else "done")
+
+    def say(self, text: str, kind: str) -> None:
+        self.message, self.message_kind = text, kind
+
+
+def taught_words(taught: Taught) -> str:
+    """What teaching learned, and what the user should photograph again."""
+    lines = [_("Saved. Codes taught: {count}.").format(count=taught.cards)]
+    if taught.weak:
+        lines.append(_("The reader is unsure of these: lay each again and keep a second "
+                       "photo (another copy of the card, or other light): {codes}").format(
+            codes=", ".join(taught.weak)))
+    for first, second in taught.model.look_alikes:
+        lines.append(_("{first} and {second} look alike to the reader.").format(
+            first=first, second=second))
+    missing = missing_codes(taught.model.codes)
+    if missing:
+        lines.append(_("Not taught yet (left unsure when seen): {codes}").format(
+            codes=", ".join(missing[:12]) + (" …" if len(missing) > 12 else "")))
+    return "\n".join(lines)

@@ -1,0 +1,460 @@
+"""Finding cards in an image by their outline, whatever their face and the table under them.
+
+A card is a rectangle of known proportions (and, on a calibrated table, of known size): its
+outline is where the image changes, in brightness or in colour, all around it. Edges are found in
+each channel of the Lab image, closed into contours, and every contour is fitted with a
+quadrilateral: directly when it has four sides, or from its four longest sides when something
+(a chip, another card) covers a corner. A quadrilateral stays a candidate when its proportions
+and size fit a card and its sides lie on edges along most of their length. The reader decides
+what a candidate is: anything it cannot read for sure is not a card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+WORK_LONG_SIDE = 150.0
+"""The card's long side in the working image (px): larger images are shrunk to this first, so
+the edges of a close-up card cost no more than those of a distant one."""
+ASPECT_TOLERANCE = 0.25
+"""How far a seen outline's long/short ratio may stray from the card's: a camera tilted by
+35 degrees shortens one direction by a fifth (on a calibrated table, outlines are checked in
+table millimetres, to a quarter of this)."""
+SIZE_TOLERANCE = (0.7, 1.35)
+SIZE_STEPS = (1.0,)
+"""Card sizes tried from a corner, as fractions of the size expected: a deck need not be
+printed at the table's standard size."""
+"""Seen long side over the expected one, when the size is known."""
+MIN_SUPPORT = 0.62
+"""Fraction of an outline's length that must lie on an edge."""
+MAX_HYPOTHESES = 40
+"""Outlines proposed from corners that are looked at closely, best supported first."""
+MIN_LONG_SIDE = 36.0
+"""The smallest card outline looked for when its size is not known (px)."""
+
+
+@dataclass(frozen=True)
+class CardShape:
+    """What is known of the cards' size before looking."""
+
+    aspect: float = 1.5
+    """Long side over short side."""
+    long_px: float | None = None
+    """The long side in image pixels where the cards lie (None: not known)."""
+    to_table: np.ndarray | None = None
+    """Image pixels to table millimetres (a calibrated table): a seen outline is then checked
+    for the card's true size and proportions, whatever the camera's tilt."""
+    size_mm: tuple[float, float] = (60.0, 90.0)
+    """The card's short and long side, when ``to_table`` is known."""
+
+    @classmethod
+    def on_table(cls, aspect: float, long_mm: float, to_table: np.ndarray,
+                 origin: tuple[float, float] = (0.0, 0.0),
+                 at: tuple[float, float] = (0.0, 0.0)) -> CardShape:
+        """Cards of these proportions, ``long_mm`` long, on a table whose image maps to table
+        millimetres through ``to_table``, looked for in a crop whose first pixel is ``origin``.
+        Their size in pixels is taken at ``at`` (crop pixels); where the camera's tilt makes it
+        change across the crop, corner hypotheses try sizes around it (``SIZE_STEPS``)."""
+        shift = np.array([[1, 0, origin[0]], [0, 1, origin[1]], [0, 0, 1]], np.float64)
+        to_crop_table = to_table @ shift
+        x, y = at
+        square = np.array([[[x, y], [x + 1.0, y], [x, y + 1.0]]])
+        a, b, c = cv2.perspectiveTransform(square, to_crop_table)[0]
+        (ux, uy), (vx, vy) = b - a, c - a
+        mm_per_px = float(np.sqrt(abs(ux * vy - uy * vx)))  # area of a mapped pixel
+        return cls(aspect, long_mm / max(mm_per_px, 1e-9), to_crop_table,
+                   (long_mm / aspect, long_mm))
+
+
+def find_cards(bgr: np.ndarray, shape: CardShape = CardShape()) -> list[np.ndarray]:
+    """Card outlines in ``bgr``: 4x2 corner arrays (image pixels), clockwise, the first side a
+    short one; best supported first. Outlines cut by the image's edge are left out."""
+    if bgr.size == 0 or min(bgr.shape[:2]) < 16:
+        return []
+    factor = 1.0
+    if shape.long_px is not None and shape.long_px > WORK_LONG_SIDE:
+        factor = WORK_LONG_SIDE / shape.long_px
+    small = bgr if factor == 1.0 else cv2.resize(bgr, None, fx=factor, fy=factor,
+                                                 interpolation=cv2.INTER_AREA)
+    edges = edge_map(small)
+    expected = None if shape.long_px is None else shape.long_px * factor
+    search = _Search(edges, shape, factor, expected)
+    segments = search.straight_segments()
+    for contour in search.contours(edges, (3, 5)):
+        search.consider(_quadrilateral(contour))
+    straight = np.zeros_like(edges)
+    for x0, y0, x1, y1 in segments.astype(int):
+        cv2.line(straight, (x0, y0), (x1, y1), 255, 1)
+    for contour in search.contours(straight, (3,)):
+        search.consider(_quadrilateral(contour))
+    hypotheses = _corner_hypotheses(segments, shape.aspect, expected,
+                                    search.table_corner if shape.to_table is not None else None)
+    if hypotheses:
+        # most are wrong (two edges of different things): the whole outline is checked for
+        # all of them at once, and only the ones lying on edges are looked at closely
+        quads = np.array(hypotheses)
+        rough = _supports(search.roughly, quads)
+        for k in np.argsort(-rough)[:MAX_HYPOTHESES]:
+            if rough[k] >= MIN_SUPPORT:
+                search.consider(quads[k])
+    kept = _distinct(search.found)
+    return [upright_order(quad / factor) for _, quad in kept]
+
+
+class _Search:
+    """The candidates found so far, and the tests a candidate must pass."""
+
+    def __init__(self, edges: np.ndarray, shape: CardShape, factor: float,
+                 expected: float | None) -> None:
+        self.edges, self.shape, self.factor = edges, shape, factor
+        self.near = cv2.dilate(edges, np.ones((3, 3), np.uint8)) > 0
+        self.roughly = cv2.dilate(edges, np.ones((7, 7), np.uint8)) > 0
+        height, width = edges.shape
+        self.size = (width, height)
+        self.low, self.high = _length_range(expected, width, height)
+        self.tried: list[np.ndarray] = []
+        self.found: list[tuple[float, np.ndarray]] = []
+
+    def contours(self, mask: np.ndarray, brushes: tuple[int, ...]) -> list[np.ndarray]:
+        """Contours of ``mask`` closed with each brush, of about a card's extent, whole."""
+        width, height = self.size
+        kept = []
+        for brush in brushes:
+            closed = cv2.dilate(mask, np.ones((brush, brush), np.uint8))
+            contours, _ = cv2.findContours(closed, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+            for contour in contours:
+                x, y, w, h = cv2.boundingRect(contour)
+                if max(w, h) < self.low * 0.55 or max(w, h) > self.high * 1.1:
+                    continue
+                if x <= 1 or y <= 1 or x + w >= width - 1 or y + h >= height - 1:
+                    continue  # cut by the image's edge: a partial card is never read
+                kept.append(contour)
+        return kept
+
+    def straight_segments(self) -> np.ndarray:
+        """Straight pieces of edge (N x 4: x0, y0, x1, y1): a card's sides are straight, wood
+        grain, a painting or a cloth's pattern mostly not."""
+        shortest = max(12.0, self.low / self.shape.aspect * 0.3)
+        lines = cv2.HoughLinesP(self.edges, 1, np.pi / 180, int(shortest * 0.6),
+                                minLineLength=shortest, maxLineGap=3)
+        return np.zeros((0, 4)) if lines is None else lines.reshape(-1, 4).astype(np.float64)
+
+    def consider(self, quad: np.ndarray | None) -> None:
+        if quad is None or not self._fits(quad, slack=1.6):
+            return
+        if any(np.abs(quad - done).max() < 3.0 for done in self.tried):
+            return  # the same outline found another way
+        self.tried.append(quad)
+        width, height = self.size
+        if quad.min() < 1 or quad[:, 0].max() > width - 2 or quad[:, 1].max() > height - 2:
+            return
+        if _support(self.roughly, quad) < MIN_SUPPORT:
+            return  # a contour's polygon lies a pixel or two off the edge: roughly
+        quad = snapped(self.near, quad)
+        if not self._fits(quad):
+            return
+        support = _support(self.near, quad)
+        if support >= MIN_SUPPORT:
+            self.found.append((support, quad))
+
+    def table_corner(self, corners: np.ndarray, along_u: np.ndarray,
+                     along_v: np.ndarray) -> list[np.ndarray]:
+        """Cards of the true size in millimetres at each corner (working-image points and the
+        two edges' directions), both ways round, back in working-image pixels: on a tilted
+        view a card's size in pixels changes across the frame."""
+        to_table = self.shape.to_table
+        assert to_table is not None
+        if len(corners) == 0:
+            return []
+        scale = 1.0 / self.factor
+        points = np.concatenate([corners, corners + along_u * 0.25, corners + along_v * 0.25])
+        table = cv2.perspectiveTransform((points * scale)[None], to_table)[0]
+        n = len(corners)
+        origin, u, v = table[:n], table[n:2 * n] - table[:n], table[2 * n:] - table[:n]
+        u /= np.maximum(np.linalg.norm(u, axis=1), 1e-9)[:, None]
+        v -= (v * u).sum(axis=1)[:, None] * u  # square the corner
+        v /= np.maximum(np.linalg.norm(v, axis=1), 1e-9)[:, None]
+        quads = []
+        to_image = np.linalg.inv(to_table)
+        sizes = [(long_ * k, short * k) for k in SIZE_STEPS
+                 for short, long_ in [self.shape.size_mm]]
+        for side_u, side_v in sizes + [(b, a) for a, b in sizes]:
+            rectangle = np.stack([origin, origin + side_u * u, origin + side_u * u + side_v * v,
+                                  origin + side_v * v], axis=1)  # n x 4 x 2
+            back = cv2.perspectiveTransform(rectangle.reshape(1, -1, 2), to_image)[0]
+            quads.extend(back.reshape(n, 4, 2) / scale)
+        return quads
+
+    def _fits(self, quad: np.ndarray, slack: float = 1.0) -> bool:
+        if self.shape.to_table is None:
+            return _fits(quad, self.shape.aspect, self.low, self.high, slack)
+        if not cv2.isContourConvex(quad.astype(np.float32)):
+            return False
+        on_table = cv2.perspectiveTransform((quad / self.factor)[None], self.shape.to_table)[0]
+        short_mm, long_mm = self.shape.size_mm
+        return _fits(on_table, long_mm / short_mm, long_mm * SIZE_TOLERANCE[0],
+                     long_mm * SIZE_TOLERANCE[1], slack * 0.6, skew=1.25)
+
+
+def _corner_hypotheses(segments: np.ndarray, aspect: float, expected: float | None,
+                       on_table: Callable[[np.ndarray, np.ndarray, np.ndarray],
+                                          list[np.ndarray]] | None = None) -> list[np.ndarray]:
+    """Cards proposed from two straight edges meeting at a corner (a card whose other sides are
+    lost in a busy background, or covered): the corner, the two sides' directions, and the
+    card's proportions give the rest."""
+    if len(segments) < 2:
+        return []
+    starts, ends = segments[:, :2], segments[:, 2:]
+    directions = ends - starts
+    lengths = np.linalg.norm(directions, axis=1)
+    units = directions / np.maximum(lengths, 1e-9)[:, None]
+    first, second = np.nonzero(np.triu(np.abs(units @ units.T) < 0.5, 1))  # near right angles
+    if len(first) == 0:
+        return []
+    # where each pair's lines cross, all pairs at once
+    r, q = directions[first], directions[second]
+    denominator = r[:, 0] * q[:, 1] - r[:, 1] * q[:, 0]
+    gap = starts[second] - starts[first]
+    t = (gap[:, 0] * q[:, 1] - gap[:, 1] * q[:, 0]) / np.where(denominator == 0, 1e-9,
+                                                                  denominator)
+    corners = starts[first] + t[:, None] * r
+    reaches = []
+    for index in (first, second):
+        to_start = np.linalg.norm(starts[index] - corners, axis=1)
+        to_end = np.linalg.norm(ends[index] - corners, axis=1)
+        # the corner must lie at one end of each piece, not in its middle
+        at_end = np.minimum(to_start, to_end) <= np.maximum(6.0, 0.15 * lengths[index])
+        far = np.where((to_end > to_start)[:, None], ends[index], starts[index])
+        reaches.append((at_end, far - corners, np.maximum(to_start, to_end)))
+    keep = np.nonzero(reaches[0][0] & reaches[1][0])[0]
+    if on_table is not None:
+        return on_table(corners[keep], reaches[0][1][keep], reaches[1][1][keep])
+    middles = (starts + ends) / 2
+    quads: list[np.ndarray] = []
+    for k in keep.tolist():
+        corner = corners[k]
+        (_, u, a), (_, v, b) = ((m, vectors[k], reach[k]) for m, vectors, reach in reaches)
+        u, v = u / max(a, 1e-9), v / max(b, 1e-9)
+        if expected is not None:
+            sides = [(expected, expected / aspect), (expected / aspect, expected)]
+        else:  # how far the opposite sides are: straight pieces across each direction
+            sides = _opposites(corner, u, v, a, b, middles, units, lengths, aspect)
+        for side_u, side_v in sides:
+            quads.append(np.array([corner, corner + side_u * u, corner + side_u * u + side_v * v,
+                                   corner + side_v * v]))
+    return quads
+
+
+def _opposites(corner: np.ndarray, u: np.ndarray, v: np.ndarray, a: float, b: float,
+               middles: np.ndarray, units: np.ndarray, lengths: np.ndarray,
+               aspect: float) -> list[tuple[float, float]]:
+    """Side lengths for a corner of unknown size: the distances to straight pieces parallel to
+    each side and facing it (the opposite sides, if seen), paired when they have the card's
+    proportions; or the longer seen side and the proportions."""
+    offset = middles - corner
+    along_u, along_v = offset @ u, offset @ v
+    across_u = np.abs(units @ v) > 0.95  # parallel to v: a side opposite the one along v
+    across_v = np.abs(units @ u) > 0.95
+    far_u = along_u[across_u & (along_u > 0.3 * b) & (along_v > 0) & (along_v < 1.2 * b + 8)
+                    & (lengths > 0.25 * b)]
+    far_v = along_v[across_v & (along_v > 0.3 * a) & (along_u > 0) & (along_u < 1.2 * a + 8)
+                    & (lengths > 0.25 * a)]
+    lengths_u = sorted(set(np.round(far_u).tolist()) | {round(a)})[:6]
+    lengths_v = sorted(set(np.round(far_v).tolist()) | {round(b)})[:6]
+    sides = [(su, sv) for su in lengths_u for sv in lengths_v
+             if abs(max(su, sv) / max(min(su, sv), 1e-9) / aspect - 1) <= ASPECT_TOLERANCE]
+    if a >= b:
+        sides += [(a, a / aspect), (a, a * aspect)]
+    else:
+        sides += [(b / aspect, b), (b * aspect, b)]
+    return sides
+
+
+def edge_map(bgr: np.ndarray) -> np.ndarray:
+    """Edges in brightness and in colour (a dark card on a dark cloth still differs in hue)."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(bgr, (3, 3), 0), cv2.COLOR_BGR2LAB)
+    light, a, b = cv2.split(lab)
+    edges = cv2.Canny(light, 40, 110, L2gradient=True)
+    for channel in (a, b):
+        edges |= cv2.Canny(channel, 18, 45, L2gradient=True)
+    return edges
+
+
+def _length_range(expected: float | None, width: int, height: int) -> tuple[float, float]:
+    if expected is None:
+        return MIN_LONG_SIDE, float(max(width, height))
+    return expected * SIZE_TOLERANCE[0], expected * SIZE_TOLERANCE[1]
+
+
+def _quadrilateral(contour: np.ndarray) -> np.ndarray | None:
+    """Four corners fitted to a contour: its hull's polygon when that has four sides; else the
+    lines through its four longest sides, when they close into a quadrilateral (a corner is
+    covered)."""
+    hull = cv2.convexHull(contour)
+    perimeter = cv2.arcLength(hull, True)
+    if perimeter < 40:
+        return None
+    polygon = cv2.approxPolyDP(hull, 0.025 * perimeter, True).reshape(-1, 2).astype(np.float64)
+    if len(polygon) == 4:
+        return polygon
+    if not 5 <= len(polygon) <= 8:
+        return None
+    sides = [(polygon[k], polygon[(k + 1) % len(polygon)]) for k in range(len(polygon))]
+    lengths = [float(np.linalg.norm(b - a)) for a, b in sides]
+    longest = sorted(sorted(range(len(sides)), key=lambda k: -lengths[k])[:4])
+    if sum(lengths[k] for k in longest) < 0.75 * perimeter:
+        return None
+    corners = []
+    for i, k in enumerate(longest):
+        crossing = _intersection(sides[k], sides[longest[(i + 1) % 4]])
+        if crossing is None:
+            return None
+        corners.append(crossing)
+    quad = np.array(corners)
+    if cv2.contourArea(quad.astype(np.float32)) < cv2.contourArea(hull) * 0.98:
+        return None  # the four sides do not enclose the whole outline
+    return quad
+
+
+def _intersection(first: tuple[np.ndarray, np.ndarray],
+                  second: tuple[np.ndarray, np.ndarray]) -> np.ndarray | None:
+    (a, b), (c, d) = first, second
+    r, s = b - a, d - c
+    denominator = r[0] * s[1] - r[1] * s[0]
+    if abs(denominator) < 1e-6 * np.linalg.norm(r) * np.linalg.norm(s):
+        return None  # parallel
+    t = ((c[0] - a[0]) * s[1] - (c[1] - a[1]) * s[0]) / denominator
+    return a + t * r
+
+
+def _fits(quad: np.ndarray, aspect: float, low: float, high: float, slack: float = 1.0,
+          skew: float = 1.6) -> bool:
+    """Whether a quadrilateral has a card's proportions and size (``slack`` widens the aspect
+    tolerance, for a first rough look; ``skew`` bounds how much longer one side may be than
+    the side opposite, which perspective allows)."""
+    if not cv2.isContourConvex(quad.astype(np.float32)):
+        return False
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    if sides.min() < 8:
+        return False
+    first, second = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+    long_, short = max(first, second), min(first, second)
+    if not low <= long_ <= high:
+        return False
+    if max(sides[0], sides[2]) > skew * min(sides[0], sides[2]) or \
+            max(sides[1], sides[3]) > skew * min(sides[1], sides[3]):
+        return False
+    return abs(long_ / short / aspect - 1) <= ASPECT_TOLERANCE * slack
+
+
+def _side_points(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    steps = max(4, int(np.linalg.norm(b - a)))
+    t = (np.arange(steps) + 0.5) / steps
+    return a[None] + t[:, None] * (b - a)[None]
+
+
+def _hits(near: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Whether each point (..., 2) falls on the mask (points outside it do not)."""
+    height, width = near.shape
+    xs = np.rint(points[..., 0]).astype(np.intp)
+    ys = np.rint(points[..., 1]).astype(np.intp)
+    inside = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
+    return near[np.where(inside, ys, 0), np.where(inside, xs, 0)] & inside
+
+
+def _supports(near: np.ndarray, quads: np.ndarray, samples: int = 24) -> np.ndarray:
+    """``_support`` of many quadrilaterals at once (``samples`` points per side)."""
+    t = (np.arange(samples) + 0.5) / samples
+    starts = quads
+    ends = np.roll(quads, -1, axis=1)
+    points = starts[:, :, None, :] + t[None, None, :, None] * (ends - starts)[:, :, None, :]
+    return _hits(near, points).reshape(len(quads), -1).mean(axis=1)
+
+
+def _support(near: np.ndarray, quad: np.ndarray) -> float:
+    """The fraction of the outline's length that lies on an edge (within a pixel)."""
+    hits = total = 0
+    for k in range(4):
+        points = _side_points(quad[k], quad[(k + 1) % 4])
+        hits += int(_hits(near, points).sum())
+        total += len(points)
+    return hits / max(total, 1)
+
+
+SNAP_SHIFTS = np.arange(-3.0, 3.5, 1.0)
+SNAP_TURNS = np.radians(np.arange(-3.0, 3.5, 1.5))
+SNAP_SAMPLES = 32
+
+
+def snapped(near: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """Each side moved (a few pixels, a few degrees) onto the edge that supports it best, and
+    the corners found again where the sides meet: a contour's polygon is only roughly on the
+    outline, and the reader needs the corners to the pixel."""
+    a, b = quad, np.roll(quad, -1, axis=0)
+    middles, halves = (a + b) / 2, np.linalg.norm(b - a, axis=1) / 2
+    units = (b - a) / np.maximum(2 * halves, 1e-9)[:, None]
+    cos, sin = np.cos(SNAP_TURNS), np.sin(SNAP_TURNS)
+    # along[side, turn] and normal[side, turn]: each side's direction turned a little
+    along = np.stack([units[:, None, 0] * cos - units[:, None, 1] * sin,
+                      units[:, None, 0] * sin + units[:, None, 1] * cos], axis=-1)
+    normal = np.stack([-along[..., 1], along[..., 0]], axis=-1)
+    t = np.linspace(-0.85, 0.85, SNAP_SAMPLES)[None, :] * halves[:, None]  # side x sample
+    points = (middles[:, None, None, None, :]
+              + SNAP_SHIFTS[None, None, :, None, None] * normal[:, :, None, None, :]
+              + t[:, None, None, :, None] * along[:, :, None, None, :])
+    scores = _hits(near, points).mean(axis=-1)  # side x turn x shift
+    lines = []
+    for side in range(4):
+        turn, shift = np.unravel_index(int(np.argmax(scores[side])), scores[side].shape)
+        centre = middles[side] + SNAP_SHIFTS[shift] * normal[side, turn]
+        direction = along[side, turn] * halves[side]
+        lines.append((centre - direction, centre + direction))
+    corners = []
+    for k in range(4):
+        crossing = _intersection(lines[k - 1], lines[k])
+        corners.append(quad[k] if crossing is None else crossing)
+    return np.array(corners)
+
+
+def _distinct(found: list[tuple[float, np.ndarray]]) -> list[tuple[float, np.ndarray]]:
+    """One outline per card: of outlines lying on one another with about the same size (a
+    contour's inner and outer side, a frame printed just inside the card's edge), the
+    outermost well-supported one is the card. A smaller one inside stays a candidate of its
+    own (a printed panel of card proportions): the reader tells it is no card."""
+    ordered = sorted(found, key=lambda item: -cv2.contourArea(item[1].astype(np.float32)))
+    kept: list[tuple[float, np.ndarray]] = []
+    for support, quad in ordered:
+        center = quad.mean(axis=0)
+        area = cv2.contourArea(quad.astype(np.float32))
+        clash = next((k for k, (_, other) in enumerate(kept)
+                      if cv2.pointPolygonTest(other.astype(np.float32),
+                                              (float(center[0]), float(center[1])), False) >= 0
+                      and area > 0.6 * cv2.contourArea(other.astype(np.float32))
+                      and _overlap(quad, other) > 0.5), None)
+        if clash is None:
+            kept.append((support, quad))
+        elif support > kept[clash][0] + 0.15:
+            kept[clash] = (support, quad)  # the outer one was a poor fit: the inner is the card
+    return sorted(kept, key=lambda item: -item[0])
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over the smaller area."""
+    area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    smaller = min(cv2.contourArea(a.astype(np.float32)), cv2.contourArea(b.astype(np.float32)))
+    return float(area) / max(smaller, 1e-6)
+
+
+def upright_order(quad: np.ndarray) -> np.ndarray:
+    """Corners clockwise (in image coordinates) with the first side a short one."""
+    center = quad.mean(axis=0)
+    angles = np.arctan2(quad[:, 1] - center[1], quad[:, 0] - center[0])
+    quad = quad[np.argsort(angles)]
+    if np.linalg.norm(quad[1] - quad[0]) > np.linalg.norm(quad[2] - quad[1]):
+        quad = np.roll(quad, -1, axis=0)
+    start = int(np.argmin(quad[[0, 2], 1])) * 2  # of the two short sides, the upper one first
+    return np.roll(quad, -start, axis=0)
