@@ -56,15 +56,18 @@ class PlanetView(ButtonBehavior, BoxLayout):
         self.developer_color = (None if standing is None or standing.developer is None
                                 else self.colors.get(standing.developer))
         ships = () if standing is None else standing.ships
-        self._fill(self.ids.ships, [(name, 1) for name in ships], "ship")
+        self._fill(self.ids.ships, [(name, 1, "ship") for name in ships])
+        # the station's builder first, then the reservations
+        builder = None if standing is None else standing.developer
         reserved = () if standing is None else standing.reserved_by
         counts = {name: reserved.count(name) for name in reserved}  # seat order kept
-        self._fill(self.ids.reserved, list(counts.items()), "square")
+        self._fill(self.ids.reserved, ([] if builder is None else [(builder, 1, "station")])
+                   + [(name, count, "square") for name, count in counts.items()])
 
-    def _fill(self, row: BoxLayout, marks: list[tuple[str, int]], shape: str) -> None:
+    def _fill(self, row: BoxLayout, marks: list[tuple[str, int, str]]) -> None:
         """One mark per player; a player with two reserved tiles here shows "A2"."""
         row.clear_widgets()
-        for name, count in marks:
+        for name, count, shape in marks:
             text = self.marks.get(name, "?") + (str(count) if count > 1 else "")
             row.add_widget(Factory.BoardMark(text=text, shape=shape,
                                              color_name=self.colors.get(name, "black")))

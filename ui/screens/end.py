@@ -85,6 +85,8 @@ class EndScreen(Screen):
     """Whose tiles are being entered."""
     counts = DictProperty({})
     holds = NumericProperty(0)
+    all_entered = BooleanProperty(False)
+    """As many tiles entered as the player holds: only then can they be saved."""
     complete = BooleanProperty(False)
     """Every player's tiles are known: the score sheet is final."""
     winner = StringProperty("")
@@ -214,6 +216,7 @@ class EndScreen(Screen):
         self.player = player
         self.holds = len(state.players[index].tiles)
         self.counts = dict(Counter(t for t in state.players[index].tiles if t is not None))
+        self.all_entered = self.entered == self.holds
         app.inventory_for = player
         self._fill_counts()
         self._fill_players(state, [s.name for s, p in zip(state.setup.players, state.players)
@@ -223,6 +226,7 @@ class EndScreen(Screen):
         counts = dict(self.counts)
         counts[kind] = max(0, counts.get(kind, 0) + step)
         self.counts = counts
+        self.all_entered = self.entered == self.holds
         self._fill_counts()
 
     @property

@@ -12,6 +12,9 @@ BASE_SIZE = (800, 480)
 # -- palette (RGBA) ---------------------------------------------------------------------------
 BACKGROUND = (0.07, 0.08, 0.11, 1)
 PANEL = (0.12, 0.14, 0.19, 1)
+SCRIM = (0, 0, 0, 0.6)
+"""What dims the screen behind every dialog (the same for each, so a dialog always looks like
+one)."""
 PANEL_HIGH = (0.18, 0.21, 0.28, 1)
 PANEL_TURN = (0.24, 0.28, 0.38, 1)
 """The player whose turn it is stands out from the others."""

@@ -93,10 +93,11 @@ class Chip(Label):
 
 
 class PlayerMark(Label):
-    """A small square in a player's colour with their initials (reservations, ships)."""
+    """A small square in a player's colour with their initials (reservations, ships, a
+    station)."""
 
     color_name = StringProperty("red")
-    shape = OptionProperty("square", options=["square", "ship"])
+    shape = OptionProperty("square", options=["square", "ship", "station"])
 
 
 class TileIcon(Widget):
