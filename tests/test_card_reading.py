@@ -91,14 +91,14 @@ def test_a_code_never_taught_is_left_unsure_not_read_as_another():
 
 def test_teaching_says_which_codes_to_photograph_again():
     """Two photos with their labels swapped: the model learned them wrongly, and says so."""
-    deck = DECKS["reference"]
+    deck, codes = DECKS["reference"], CODES[:30]
     photos = [TeachingPhoto(f"{c}.png", teaching_photo(deck, Card.parse(c), 1000 + k, copy=k),
-                            Card.parse(c)) for k, c in enumerate(CODES)]
-    a, b = CODES.index("B1/G2"), CODES.index("G3/O4")
+                            Card.parse(c)) for k, c in enumerate(codes)]
+    a, b = codes.index("B1/G2"), codes.index("B3/O4")
     photos[a], photos[b] = (TeachingPhoto(photos[a].name, photos[b].image, photos[a].card),
                             TeachingPhoto(photos[b].name, photos[a].image, photos[b].card))
     result = teach(photos)
-    assert {"B1/G2", "G3/O4"} <= set(result.weak)
+    assert {"B1/G2", "B3/O4"} <= set(result.weak)
 
 
 def test_teaching_names_a_photo_without_a_card():

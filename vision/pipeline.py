@@ -211,8 +211,12 @@ class Pipeline:
         if rectification is None or not areas:
             return self._cards_in(bgr, box, Box(box.x - 200, box.y - 200, box.w + 400,
                                                 box.h + 400).clip(w, h), rectification)
+        # only the part of each card area a card centred in the box can reach
+        x, y = rectification.to_table(np.array([[box.x + box.w / 2, box.y + box.h / 2]]))[0]
+        reach = int(CARD_SIZE[1] * 0.6 * rectification.px_per_mm(float(x), float(y)))
+        near = Box(box.x - reach, box.y - reach, box.w + 2 * reach, box.h + 2 * reach)
         return [found for area in areas if area.overlaps(box)
-                for found in self._cards_in(bgr, box, area, rectification)]
+                for found in self._cards_in(bgr, box, _intersection(area, near), rectification)]
 
     def _card_areas(self, width: int, height: int) -> list[Box]:
         return _card_areas(self.layout, self._rectification, width, height)
@@ -288,6 +292,12 @@ def _extent(corners: Corners, margin: int = 16) -> Box:
     x0, y0 = points.min(axis=0) - margin
     x1, y1 = points.max(axis=0) + margin
     return Box(int(x0), int(y0), int(x1 - x0), int(y1 - y0))
+
+
+def _intersection(a: Box, b: Box) -> Box:
+    x0, y0 = max(a.x, b.x), max(a.y, b.y)
+    x1, y1 = min(a.x + a.w, b.x + b.w), min(a.y + a.h, b.y + b.h)
+    return Box(x0, y0, max(0, x1 - x0), max(0, y1 - y0))
 
 
 def _union(boxes: list[Box]) -> Box:
