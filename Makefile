@@ -28,7 +28,7 @@ export SOAK_SECONDS
 export KIVY_NO_ARGS := 1
 export KIVY_HOME := $(CURDIR)/.kivy
 
-.PHONY: run test bench setup system-packages clean install-pi
+.PHONY: run test bench setup system-packages clean install-pi demo-deck
 
 # The kiosk on Raspberry Pi OS: a dedicated user, the app in /opt with its own venv (seeing
 # apt's picamera2), the unit installed, enabled and started. See README "On the Pi".
@@ -46,6 +46,10 @@ test: setup
 
 bench: setup
 	$(BIN)/python tests/bench/run.py
+
+# The demo table's deck, taught from its rendered photos (after a change to the card reader).
+demo-deck: setup
+	$(BIN)/python -m vision.synthetic.teaching
 
 setup: $(STAMP)
 
