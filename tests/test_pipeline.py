@@ -7,13 +7,15 @@ import numpy as np
 import pytest
 
 from companion.observations import StickerPayload
+from companion.rules import Card
 from companion.simulate import simulate
 from vision.changes import ChangeTracker
+from vision.config import Calibration
 from vision.debounce import Debouncer
 from vision.pipeline import Pipeline, _windows
 from vision.stickers import Box
 from vision.synthetic.playback import TablePlayback
-from vision.synthetic.teaching import demo_calibration
+from vision.synthetic.teaching import demo_calibration, demo_model
 from vision.synthetic.scene import Degradation, Scene, View, render
 
 
@@ -98,3 +100,15 @@ def test_a_simulated_game_on_the_synthetic_table_is_read_back_without_misread():
     assert read_cards <= shown_cards and read_tiles <= shown_tiles  # nothing invented
     assert len(read_cards) >= 0.9 * len(shown_cards) and len(shown_cards) >= 10
     assert read_tiles == shown_tiles and len(shown_tiles) >= 5
+
+
+def test_a_deck_taught_while_the_camera_runs_is_read_from_the_next_frame_on():
+    scene = Scene.table()
+    scene.add_card(Card.parse("B3/G2"), (150.0, 315.0), 8.0)
+    image = render(scene, View.whole_table(scene.layout), Degradation(perspective=0.03), 5).image
+    calibration = Calibration()
+    pipeline = Pipeline(calibration)
+    first = pipeline.read_still(image)
+    assert first.cards == () and any(p.kind == "cards_not_taught" for p in first.problems)
+    calibration.cards = demo_model()  # as the teaching screen does
+    assert [c.code for c in pipeline.read_still(image).cards] == ["B3/G2"]

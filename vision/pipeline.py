@@ -23,7 +23,7 @@ from companion.tracker import DISCARD_ZONE, TRAY_ZONE
 from companion.observations import (CardSeen, CodeSeen, Corners, MarkerSeen, Observation,
                                     Problem, TileSeen)
 from vision.card_finder import CardShape, find_cards
-from vision.cards import read_card
+from vision.cards import CardModel, read_card
 from vision.changes import ChangeTracker
 from vision.config import Calibration
 from vision.debounce import Debouncer
@@ -82,7 +82,6 @@ class Pipeline:
 
     def __post_init__(self) -> None:
         self.layout = self.calibration.layout
-        self.model = self.calibration.cards
         self._markers = MarkerDetector()
         self._changes = ChangeTracker()
         self._found: list[_Found] = []
@@ -92,6 +91,12 @@ class Pipeline:
         self._frames = 0
         self._tiles: Debouncer[str, TileSeen] = Debouncer()
         self._cards: Debouncer[tuple[str, str | None], CardSeen] = Debouncer()
+
+    @property
+    def model(self) -> CardModel | None:
+        """The deck as taught now: teaching on the touchscreen replaces it while the camera
+        runs, and the next frame reads with it."""
+        return self.calibration.cards
 
     # -- one image -----------------------------------------------------------------------------
 

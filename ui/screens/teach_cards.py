@@ -224,8 +224,10 @@ class TeachCardsScreen(Screen):
             self.say(_("Not taught: {reason}").format(reason=taught), "refused")
             return
         app = App.get_running_app()
-        app.calibration.cards = taught.model  # the camera's readers use it from now on
+        app.calibration.cards = taught.model
         app.calibration.cards_problem = None
+        if app.camera is not None:  # its readers use the deck from the next frame on
+            app.camera.calibration.cards = taught.model
         try:
             save_calibration(app.calibration, app.calibration_path)
         except OSError as error:
