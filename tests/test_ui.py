@@ -161,13 +161,15 @@ def test_on_the_kiosk_a_name_is_typed_on_the_docked_keyboard_of_the_language(
     assert problems_of(result) == {}  # the name field stays above the keyboard
 
 
-def test_the_deck_is_taught_on_the_touchscreen_from_the_scan_tray(tmp_path):
+@pytest.mark.parametrize("size", ["800x480", "1280x800"])
+def test_the_deck_is_taught_on_the_touchscreen_from_the_scan_tray(tmp_path, size):
     """Two taps on a card's coordinates in the tray (the bottom one first), their buttons,
     Keep: the photo and its taps are kept in the top-first order; Teach now teaches and saves,
     and the calibration screen says what is still missing."""
-    result = drive("teach", "800x480", tmp_path)
+    result = drive("teach", size, tmp_path)
     assert problems_of(result) == {}
     assert result["card_ready"] and result["album"] == ["B3-O1.png", "taps.json"]
+    assert not result["ready_after_keep"]  # Keep waits for the next card's taps
     top, bottom = result["taps"]["B3-O1.png"]
     assert top[1] < bottom[1]  # the top coordinate's tap first, whatever the order tapped
     assert result["progress"].startswith("1 of 60 codes photographed")

@@ -684,6 +684,7 @@ def scenario_teach():  # type: ignore[no-untyped-def]
     result["album"] = sorted(p.name for p in album.iterdir())
     result["taps"] = json.loads((album / "taps.json").read_text())
     result["progress"] = teach.progress
+    result["ready_after_keep"] = teach.card_ready
     shot("teach-kept")
     tap(teach.ids.teach)
     deadline = time.monotonic() + 120

@@ -101,12 +101,22 @@ class TeachCardsScreen(Screen):
             self.show(frame)
 
     def show(self, frame: np.ndarray) -> None:
+        """The picture with a ring on each tap, labelled with the coordinate picked for it
+        ("?" until then)."""
         picture = frame.copy()
-        radius = max(6, frame.shape[0] // 40)
+        radius = max(8, frame.shape[0] // 24)
+        thick = max(2, radius // 6)
         for k, (x, y) in enumerate(self.taps):
-            cv2.circle(picture, (int(x), int(y)), radius, TAP_COLOURS[k], 3)
-            cv2.putText(picture, str(k + 1), (int(x) + radius, int(y) - radius),
-                        cv2.FONT_HERSHEY_SIMPLEX, radius / 12, TAP_COLOURS[k], 2)
+            label = self.picks[k] if k < len(self.picks) else "?"
+            centre = (int(x), int(y))
+            cv2.circle(picture, centre, radius, (0, 0, 0), thick + 2)
+            cv2.circle(picture, centre, radius, TAP_COLOURS[k], thick)
+            corner = (int(x) + radius, int(y) - radius // 2)
+            scale = radius / 16
+            cv2.putText(picture, label, corner, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0),
+                        thick + 3)
+            cv2.putText(picture, label, corner, cv2.FONT_HERSHEY_SIMPLEX, scale,
+                        TAP_COLOURS[k], thick)
         self.ids.view.texture = to_texture(picture)
 
     def tapped(self, touch) -> bool:  # type: ignore[no-untyped-def]
@@ -141,6 +151,8 @@ class TeachCardsScreen(Screen):
             picks = picks[:max(0, len(self.taps) - 1)]  # a second pick for one tap replaces it
         self.picks = picks + [coordinate]
         self.code = " / ".join(self.picks)
+        if self._frame is not None and self.taps:
+            self.show(self._frame)
         self.prompt()
 
     def card(self) -> tuple[Card, tuple[tuple[float, float], tuple[float, float]]] | None:
@@ -182,7 +194,7 @@ class TeachCardsScreen(Screen):
         except OSError as error:
             self.say(_("Not saved: {reason}").format(reason=str(error)), "refused")
             return
-        self.taps, self.picks, self.code = [], [], ""
+        self.taps, self.picks, self.code, self.card_ready = [], [], "", False
         self.update_view()
         self.count()
         self.say(_("Kept {code}. Lay the next card.").format(code=card.code), "done")
