@@ -65,10 +65,11 @@ class PlanetView(ButtonBehavior, BoxLayout):
                    + [(name, count, "square") for name, count in counts.items()])
 
     def _fill(self, row: BoxLayout, marks: list[tuple[str, int, str]]) -> None:
-        """One mark per player; a player with two reserved tiles here shows "A2"."""
+        """One mark per player: a reservation with its count ("A1", "A2"), so that a station
+        (the initial alone, framed twice) is told from it without colour."""
         row.clear_widgets()
         for name, count, shape in marks:
-            text = self.marks.get(name, "?") + (str(count) if count > 1 else "")
+            text = self.marks.get(name, "?") + (str(count) if shape == "square" else "")
             row.add_widget(Factory.BoardMark(text=text, shape=shape,
                                              color_name=self.colors.get(name, "black")))
 

@@ -111,11 +111,12 @@ class TeachCardsScreen(Screen):
             centre = (int(x), int(y))
             cv2.circle(picture, centre, radius, (0, 0, 0), thick + 2)
             cv2.circle(picture, centre, radius, TAP_COLOURS[k], thick)
-            corner = (int(x) + radius, int(y) - radius // 2)
+            # the label on a dark box beside the ring: readable on a white card too
             scale = radius / 16
-            cv2.putText(picture, label, corner, cv2.FONT_HERSHEY_SIMPLEX, scale, (0, 0, 0),
-                        thick + 3)
-            cv2.putText(picture, label, corner, cv2.FONT_HERSHEY_SIMPLEX, scale,
+            (tw, th), _baseline = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
+            x0, y0 = int(x) + radius + 2, int(y) - th // 2 - 4
+            cv2.rectangle(picture, (x0, y0), (x0 + tw + 8, y0 + th + 8), (20, 20, 20), -1)
+            cv2.putText(picture, label, (x0 + 4, y0 + th + 4), cv2.FONT_HERSHEY_SIMPLEX, scale,
                         TAP_COLOURS[k], thick)
         self.ids.view.texture = to_texture(picture)
 
@@ -139,6 +140,7 @@ class TeachCardsScreen(Screen):
 
     def clear(self) -> None:
         self.taps, self.picks, self.code = [], [], ""
+        self.mark_picks()
         self.update_view()
         self.prompt()
 
@@ -151,9 +153,15 @@ class TeachCardsScreen(Screen):
             picks = picks[:max(0, len(self.taps) - 1)]  # a second pick for one tap replaces it
         self.picks = picks + [coordinate]
         self.code = " / ".join(self.picks)
+        self.mark_picks()
         if self._frame is not None and self.taps:
             self.show(self._frame)
         self.prompt()
+
+    def mark_picks(self) -> None:
+        """The picked coordinates' buttons framed, so the code being entered shows."""
+        for button in self.ids.coordinates.children:
+            button.selected = button.coordinate in self.picks
 
     def card(self) -> tuple[Card, tuple[tuple[float, float], tuple[float, float]]] | None:
         """The card the two picks name (in the deck's order) with its taps in that order."""
@@ -195,6 +203,7 @@ class TeachCardsScreen(Screen):
             self.say(_("Not saved: {reason}").format(reason=str(error)), "refused")
             return
         self.taps, self.picks, self.code, self.card_ready = [], [], "", False
+        self.mark_picks()
         self.update_view()
         self.count()
         self.say(_("Kept {code}. Lay the next card.").format(code=card.code), "done")
