@@ -653,6 +653,7 @@ def scenario_first_frame():  # type: ignore[no-untyped-def]
 
 
 def scenario_teach():  # type: ignore[no-untyped-def]
+    app.set_language(LANGUAGE)
     app.show("calibration")
     yield from settle()
     tap(screen("calibration").ids.teach)
@@ -688,8 +689,7 @@ def scenario_teach():  # type: ignore[no-untyped-def]
     shot("teach-kept")
     tap(teach.ids.teach)
     deadline = time.monotonic() + 120
-    while (teach.busy or not teach.message.startswith(("Saved", "Not taught"))) \
-            and time.monotonic() < deadline:
+    while (teach.busy or teach.message_kind == "info") and time.monotonic() < deadline:
         yield
     result["taught_message"] = teach.message
     result["codes_taught"] = sorted(app.calibration.cards.codes) if app.calibration.cards \

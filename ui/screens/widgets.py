@@ -100,19 +100,29 @@ class PlayerMark(Label):
     shape = OptionProperty("square", options=["square", "ship", "station"])
 
 
-class TileIcon(Widget):
-    """A picture of a tile kind, drawn: a mineral's crystal, an alien's face, matter's atom,
-    a water drop, a medal's star, the space tile's stars; a question mark when unknown."""
+class DrawnWidget(Widget):
+    """A widget that draws itself on its canvas (``_draw``), once per frame at most, again
+    whenever its position, size or one of ``REDRAWN_BY`` changes."""
 
-    kind = StringProperty("", allownone=True)
+    REDRAWN_BY: tuple[str, ...] = ()
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self._redraw = Clock.create_trigger(self._draw, -1)
-        self.fbind("pos", self._redraw)
-        self.fbind("size", self._redraw)
-        self.fbind("kind", self._redraw)
+        for name in ("pos", "size", *self.REDRAWN_BY):
+            self.fbind(name, self._redraw)
         self._redraw()
+
+    def _draw(self, *_args: object) -> None:
+        raise NotImplementedError
+
+
+class TileIcon(DrawnWidget):
+    """A picture of a tile kind, drawn: a mineral's crystal, an alien's face, matter's atom,
+    a water drop, a medal's star, the space tile's stars; a question mark when unknown."""
+
+    kind = StringProperty("", allownone=True)
+    REDRAWN_BY = ("kind",)
 
     def _draw(self, *_args: object) -> None:
         self.canvas.clear()
@@ -168,16 +178,11 @@ class TileIcon(Widget):
                 Ellipse(pos=(cx - side * 0.05, cy - r * 0.95), size=(side * 0.1, side * 0.1))
 
 
-class StatGlyph(Widget):
+class StatGlyph(DrawnWidget):
     """The small icons of a player's token: the jump gate, a station, a tile, cards, a chip."""
 
     kind = StringProperty("tiles")
-
-    def __init__(self, **kwargs: object) -> None:
-        super().__init__(**kwargs)
-        self._redraw = Clock.create_trigger(self._draw, -1)
-        for name in ("pos", "size", "kind"):
-            self.fbind(name, self._redraw)
+    REDRAWN_BY = ("kind",)
 
     def _draw(self, *_args: object) -> None:
         self.canvas.clear()
@@ -259,16 +264,11 @@ class ChartName(FitLabel):
     color_name = StringProperty("red")
 
 
-class Swatch(Widget):
+class Swatch(DrawnWidget):
     """A category's colour as the chart draws it (hatched for minus points)."""
 
     category = StringProperty("minerals")
-
-    def __init__(self, **kwargs: object) -> None:
-        super().__init__(**kwargs)
-        self._redraw = Clock.create_trigger(self._draw, -1)
-        for name in ("pos", "size", "category"):
-            self.fbind(name, self._redraw)
+    REDRAWN_BY = ("category",)
 
     def _draw(self, *_args: object) -> None:
         self.canvas.clear()
@@ -301,19 +301,18 @@ def ask(title: str, text: str, confirm: str, cancel: str, confirm_action: Callab
     return dialog
 
 
-class BarChart(Widget):
+class BarChart(DrawnWidget):
     """Each player's points by category, stacked; negative points (space tiles) go left of the
     zero line in red. The legend is a separate widget (``ChartLegend``)."""
 
     rows = ListProperty([])
     """(name, color name, {category: points}) per player, in seat order."""
 
+    REDRAWN_BY = ("rows",)
+
     def __init__(self, **kwargs: object) -> None:
-        super().__init__(**kwargs)
         self._labels: list[Label] = []
-        self._redraw = Clock.create_trigger(self._draw, -1)
-        for name in ("pos", "size", "rows"):
-            self.fbind(name, self._redraw)
+        super().__init__(**kwargs)
 
     def _draw(self, *_args: object) -> None:
         self.canvas.before.clear()
