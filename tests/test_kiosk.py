@@ -54,12 +54,12 @@ def test_the_unit_passes_systemd_analyze_verify(tmp_path):
 
 
 @needs_systemd
-def test_the_unit_exposure_is_at_most_4():
+def test_the_unit_exposure_is_at_most_2():
     result = subprocess.run(["systemd-analyze", "security", "--offline=true", str(UNIT)],
                             capture_output=True, text=True)
     level = re.search(r"Overall exposure level for \S+: ([0-9.]+)", result.stdout)
     assert level is not None, result.stdout[-500:] + result.stderr
-    assert float(level.group(1)) <= 4.0
+    assert float(level.group(1)) <= 2.0
 
 
 def test_the_unit_restarts_keeps_state_and_runs_unprivileged():
@@ -207,3 +207,46 @@ def test_a_read_only_disk_as_root_is_simulated(tmp_path, monkeypatch):
     monkeypatch.setattr(os, "open", read_only)
     assert not session.start(parse_event(setup_json(2)))
     assert "Read-only file system" in session.message and session.state is None
+
+
+PI_INPUTS = """I: Bus=0018 Vendor=0000 Product=0000 Version=0000
+N: Name="10-0038 generic ft5x06 (79)"
+P: Phys=
+S: Sysfs=/devices/platform/soc/fe205000.i2c/i2c-22/i2c-10/10-0038/input/input0
+U: Uniq=
+H: Handlers=mouse0 event0
+B: PROP=2
+B: EV=b
+B: KEY=400 0 0 0 0 0 0 0 0 0 0
+B: ABS=2658000 3
+
+I: Bus=0019 Vendor=0001 Product=0001 Version=0100
+N: Name="pwr_button"
+P: Phys=gpio-keys/input0
+S: Sysfs=/devices/platform/pwr_button/input/input1
+U: Uniq=
+H: Handlers=kbd event1
+B: PROP=0
+B: EV=3
+B: KEY=10000000000000 0
+"""
+USB_KEYBOARD = """
+I: Bus=0003 Vendor=046d Product=c31c Version=0110
+N: Name="Logitech USB Keyboard"
+P: Phys=usb-0000:01:00.0-1.3/input0
+S: Sysfs=/devices/platform/scb/fd500000.pcie/usb1/1-1/1-1.3/1-1.3:1.0/input/input2
+U: Uniq=
+H: Handlers=sysrq kbd leds event2
+B: PROP=0
+B: EV=120013
+B: KEY=1000000000007 ff9f207ac14057ff febeffdfffefffff fffffffffffffffe
+B: MSC=10
+B: LED=7
+"""
+
+
+def test_names_go_on_the_docked_keyboard_unless_a_typing_keyboard_is_plugged_in():
+    from ui.system import keyboard_attached
+    assert not keyboard_attached(PI_INPUTS)  # the touchscreen and the power button
+    assert keyboard_attached(PI_INPUTS + USB_KEYBOARD)
+    assert not keyboard_attached("")

@@ -161,6 +161,15 @@ def test_on_the_kiosk_a_name_is_typed_on_the_docked_keyboard_of_the_language(
     assert problems_of(result) == {}  # the name field stays above the keyboard
 
 
+def test_on_the_kiosk_with_a_keyboard_plugged_in_no_keyboard_covers_the_screen(tmp_path):
+    from tests.test_kiosk import PI_INPUTS, USB_KEYBOARD
+    devices = tmp_path / "devices"
+    devices.write_text(PI_INPUTS + USB_KEYBOARD)
+    result = drive("keyboard", "800x480", tmp_path / "home", COMPANION_KIOSK="1",
+                   UI_INPUT_DEVICES=str(devices))
+    assert result["keyboard"] is False
+
+
 @pytest.mark.parametrize("size", ["800x480", "1280x800"])
 def test_the_deck_is_taught_on_the_touchscreen_from_the_scan_tray(tmp_path, size):
     """Two taps on a card's coordinates in the tray (the bottom one first), their buttons,
@@ -178,3 +187,33 @@ def test_the_deck_is_taught_on_the_touchscreen_from_the_scan_tray(tmp_path, size
     assert "Not taught yet: B1/G1" in result["deck_words"]
     saved = json.loads((tmp_path / "calibration.json").read_text())
     assert saved["cards"]["codes"] == ["B3/O1"]
+
+
+@pytest.mark.parametrize("size", ["800x480", "1280x800"])
+def test_a_first_boot_with_a_camera_opens_on_calibration_with_its_guidance(tmp_path, size):
+    """No calibration yet: not an empty table but the steps; with a stick in, the sheets to
+    print go onto it; Calibrate now saves; the way back leads to the games."""
+    result = drive("first_boot", size, tmp_path)
+    assert problems_of(result) == {}
+    assert result["start_screen"] == "calibration" and result["welcome"] is True
+    assert result["back_text"] == "Later: go to the games"
+    assert result["sheets"] == ["markers.pdf", "stickers.pdf"]
+    for sheet in result["sheets"]:
+        assert (tmp_path / "usb-stick" / "space-mission-records" / sheet).read_bytes()[:5] \
+            == b"%PDF-"
+    assert result["calibrated"] and result["advice"].startswith("Calibrated and saved.")
+    assert result["after"] == "home" and result["welcome_after"] is False
+
+
+def test_a_plugged_in_stick_is_offered_and_takes_a_copy_of_every_record(tmp_path):
+    result = drive("usb_backup", "800x480", tmp_path)
+    assert problems_of(result) == {}
+    assert result["offered_without_stick"] is False and result["offered"] is True
+    assert result["kind"] == "done" and "1 game copied to the stick" in result["message"]
+    journal = result["journals"][0]
+    copied = [Path(name) for name in result["copied"]]
+    assert sorted(p.name for p in copied) == sorted(
+        [journal, journal.replace(".jsonl", ".bgstats.json")])
+    original = (tmp_path / "games" / journal).read_bytes()
+    assert (tmp_path / "usb-stick" / next(p for p in copied if p.suffix == ".jsonl")) \
+        .read_bytes() == original

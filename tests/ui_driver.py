@@ -21,7 +21,11 @@ os.environ.setdefault("SDL_VIDEODRIVER", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import ui.system  # noqa: E402
 from ui.launch import prepare_kivy  # noqa: E402
+
+# the kiosk's input devices as the test asks (the machine running the tests may have a keyboard)
+ui.system.INPUT_DEVICES = Path(os.environ.get("UI_INPUT_DEVICES", HOME / "no-input-devices"))
 
 WIDTH, HEIGHT = (int(v) for v in SIZE.split("x"))
 prepare_kivy(HOME, (WIDTH, HEIGHT))
@@ -48,6 +52,18 @@ LANGUAGES = os.environ.get("UI_LANG", "en").split(",")
 LANGUAGE = LANGUAGES[0]
 """The language being shown now (a scenario may go through several)."""
 CAMERA = "demo" if SCENARIO in ("demo", "first_frame", "soak") else "none"
+STICK = HOME / "usb-stick"
+"""A backup stick: the folder stands in for the mount point (mounted when it exists)."""
+os.environ["COMPANION_USB_STICK"] = str(STICK)
+if SCENARIO == "first_boot":  # a camera over a table never calibrated, markers laid
+    import cv2  # noqa: E402
+
+    from vision.synthetic.scene import Scene, View, render  # noqa: E402
+    _table = Scene.table()
+    (HOME / "camera").mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(HOME / "camera" / "table.png"),
+                render(_table, View.whole_table(_table.layout), seed=1).image)
+    CAMERA = f"replay:{HOME / 'camera'}"
 TEACH_CARD = "B3/O1"
 if SCENARIO == "teach":  # a card of the reference deck in the scan tray, seen by a camera
     import cv2  # noqa: E402
@@ -72,6 +88,12 @@ if SCENARIO == "teach":  # a card of the reference deck in the scan tray, seen b
 result: dict[str, object] = {"scenario": SCENARIO, "size": [WIDTH, HEIGHT],
                              "language": LANGUAGE}
 app = CompanionApp(camera=CAMERA, home=HOME)
+
+import ui.screens.calibration_view  # noqa: E402
+import ui.screens.home  # noqa: E402
+
+# no real mount in a test: the stick's folder existing stands for it
+ui.screens.home.stick_ready = ui.screens.calibration_view.stick_ready = Path.is_dir
 
 
 # -- touching ---------------------------------------------------------------------------------
@@ -533,6 +555,8 @@ def scenario_keyboard():  # type: ignore[no-untyped-def]
     keyboard = next((w for w in Window.children if isinstance(w, VKeyboard)), None)
     result["keyboard"] = keyboard is not None and keyboard.docked
     shot("setup-keyboard")
+    if keyboard is None:  # a keyboard is plugged in: names are typed on it
+        return
     result["layout"] = keyboard.layout
     for letter in NAMES.get(LANGUAGE, "zoe"):
         tap_key(keyboard, letter)
@@ -558,6 +582,71 @@ def tap_key(keyboard, letter: str) -> None:  # type: ignore[no-untyped-def]
                 touch.touch_up()
                 return
     raise LookupError(f"no key {letter!r} on the keyboard")
+
+
+def scenario_first_boot():  # type: ignore[no-untyped-def]
+    """A camera and no calibration: the app opens on calibration with its guidance; Calibrate
+    now saves it; the way back leads to the games."""
+    app.set_language(LANGUAGE)
+    result["start_screen"] = app.manager.current
+    calibration = screen("calibration")
+    deadline = time.monotonic() + 20
+    while not calibration.picture and time.monotonic() < deadline:
+        yield
+    yield from settle()
+    result["welcome"] = app.first_boot
+    result["back_text"] = calibration.ids.back.text
+    shot("first-boot")
+    STICK.mkdir()  # no computer at hand: the sheets to print come on a stick
+    while not calibration.offer_sheets and time.monotonic() < deadline + 5:
+        yield
+    yield from settle()
+    shot("first-boot-stick")
+    tap(calibration.ids.sheets)
+    yield from settle()
+    result["sheets"] = sorted(p.name for p in (STICK / "space-mission-records").iterdir())
+    result["sheets_said"] = calibration.advice
+    shot("first-boot-sheets")
+    tap(calibration.ids.calibrate)
+    yield from settle()
+    result["calibrated"] = (app.data_home / "calibration.json").exists()
+    result["advice"] = calibration.advice
+    shot("first-boot-calibrated")
+    tap(calibration.ids.back)
+    yield from settle()
+    result["after"] = app.manager.current
+    result["welcome_after"] = app.first_boot
+
+
+def scenario_usb_backup():  # type: ignore[no-untyped-def]
+    """A finished game kept; a stick is plugged in: home offers to copy the records, a tap
+    copies them and says where they went."""
+    app.set_language(LANGUAGE)
+    game = simulate(5, 2)
+    app.session.start(game.setup)
+    for event in game.events:
+        app.session.play(event)
+    app.session.close()
+    app._publish()
+    app.show("home")
+    home = screen("home")
+    home.refresh()
+    yield from settle()
+    result["offered_without_stick"] = home.stick
+    STICK.mkdir()
+    deadline = time.monotonic() + 5
+    while not home.stick and time.monotonic() < deadline:
+        yield
+    yield from settle()
+    result["offered"] = home.stick
+    shot("home-stick")
+    tap(home.ids.back_up)
+    yield from settle()
+    shot("home-stick-copied")
+    result["message"], result["kind"] = app.message, app.message_kind
+    result["copied"] = sorted(str(p.relative_to(STICK)) for p in STICK.rglob("*")
+                              if p.is_file())
+    result["journals"] = sorted(p.name for p in (app.data_home / "games").glob("*.jsonl"))
 
 
 def scenario_resume():  # type: ignore[no-untyped-def]
@@ -706,7 +795,8 @@ SCENARIOS = {"teach": scenario_teach, "screens": scenario_screens, "legal": scen
              "kill_play": scenario_kill_play, "soak": scenario_soak,
              "touch_game": scenario_touch_game, "resume": scenario_resume,
              "demo": scenario_demo, "first_frame": scenario_first_frame,
-             "keyboard": scenario_keyboard}
+             "keyboard": scenario_keyboard, "first_boot": scenario_first_boot,
+             "usb_backup": scenario_usb_backup}
 
 
 def drive(steps):  # type: ignore[no-untyped-def]

@@ -98,6 +98,8 @@ class CompanionApp(App):
     inventory_for = StringProperty("")
     """Whose tiles the end screen is reading from the scan tray ('' when none)."""
     demo_running = BooleanProperty(False)
+    first_boot = BooleanProperty(False)
+    """A camera and no calibration yet: the app opened on calibration, with its guidance."""
     demo_hint = StringProperty("")
     """What the demo's player does now, shown so a newcomer can follow the loop."""
     demo_move = ObjectProperty(None, allownone=True)
@@ -171,6 +173,9 @@ class CompanionApp(App):
             if self.session.resume():
                 start = "end" if self.session.state is not None and \
                     self.session.state.ended else "play"
+            elif opener is not None and not self.calibration_path.exists():
+                self.first_boot = True  # not an empty table: what to do first
+                start = "calibration"
         self._publish()
         self.manager = manager
         self.show(start)

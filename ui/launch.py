@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 
 from companion.library import default_home
-from ui.system import keep_heap_compact, kiosk_touch_config
+from ui.system import keep_heap_compact, keyboard_attached, kiosk_touch_config
 
 
 def prepare_kivy(home: Path, size: tuple[int, int] | None = None,
@@ -33,7 +33,8 @@ def prepare_kivy(home: Path, size: tuple[int, int] | None = None,
     if kiosk:
         if size is None:
             Config.set("graphics", "fullscreen", "auto")
-        Config.set("kivy", "keyboard_mode", "dock")  # no keyboard on a kiosk: Kivy's docked one
+        # names typed on a keyboard when one is plugged in, else on Kivy's docked one
+        Config.set("kivy", "keyboard_mode", "system" if keyboard_attached() else "dock")
         kiosk_touch_config(Config)
     else:
         Config.set("kivy", "keyboard_mode", "system")

@@ -7,6 +7,7 @@ import ctypes
 import ctypes.util
 import os
 import socket
+from pathlib import Path
 
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
 """glibc's mallopt parameters (malloc.h)."""
@@ -54,3 +55,28 @@ def kiosk_touch_config(config: object) -> None:
         config.remove_option("input", option)  # type: ignore[attr-defined]
     config.set("input", "touchscreen", "probesysfs,provider=mtdev")  # type: ignore[attr-defined]
     os.environ["SDL_TOUCH_MOUSE_EVENTS"] = "0"
+
+
+INPUT_DEVICES = Path("/proc/bus/input/devices")
+EV_REP = 1 << 20
+"""Autorepeat: what a typing keyboard has and power buttons, remotes and touchscreens lack."""
+
+
+def keyboard_attached(devices: str | None = None) -> bool:
+    """A typing keyboard is plugged in (from the kernel's list of input devices): then names
+    are typed on it, else on Kivy's docked keyboard. Decided at start."""
+    if devices is None:
+        try:
+            devices = INPUT_DEVICES.read_text()
+        except OSError:
+            return False
+    for block in devices.split("\n\n"):
+        handlers = ev = ""
+        for line in block.splitlines():
+            if line.startswith("H: Handlers="):
+                handlers = line.split("=", 1)[1]
+            elif line.startswith("B: EV="):
+                ev = line.split("=", 1)[1]
+        if "kbd" in handlers.split() and ev and int(ev, 16) & EV_REP:
+            return True
+    return False

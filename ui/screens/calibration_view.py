@@ -1,8 +1,11 @@
 """Camera and calibration: the camera's view with the markers and zones drawn on it, how well
-each zone can read stickers, one tap to calibrate, and the steps for a table never calibrated;
-a debug view of what the readers see."""
+each zone can read stickers, one tap to calibrate, and the steps for a table never calibrated (with
+the sheets to print put on a USB stick); a debug view of what the readers see."""
 
 from __future__ import annotations
+
+import os
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -12,8 +15,10 @@ from kivy.graphics.texture import Texture
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
+from calibration.printables import print_markers, print_stickers
 from calibration.table import CalibrationFailed, ZoneSizing, calibrate_table
 from calibration.teach import missing_codes
+from companion.backup import FOLDER, stick_mount, stick_ready
 from ui.i18n import _
 from vision.config import Calibration, save_calibration
 from vision.rectify import MarkerDetector, rectify
@@ -31,14 +36,24 @@ def zone_words(zone: str) -> str:
             "jump-gate": _("jump gate")}.get(zone, zone)
 
 
-def sizing_words(zone: ZoneSizing) -> str:
-    if zone.readable:
-        return _("{zone}: {px:.1f} px per module with {mm:g} mm stickers: readable").format(
-            zone=zone_words(zone.zone), px=zone.px_per_module, mm=STICKER_MM)
-    return _("{zone}: {px:.1f} px per module with {mm:g} mm stickers: too few; stickers of "
-             "{need:.0f} mm would read, or a camera closer to the table").format(
-        zone=zone_words(zone.zone), px=zone.px_per_module, mm=STICKER_MM,
-        need=zone.min_sticker_mm)
+def sizing_words(sizing: list[ZoneSizing]) -> str:
+    """Whether the printed stickers are large enough for the camera, in one sentence: the zones
+    where they are not, and the size that would read there."""
+    short = [zone for zone in sizing if not zone.readable]
+    if not short:
+        return _("Stickers of {mm:g} mm read in every zone (at least {px:.1f} px per "
+                 "module).").format(mm=STICKER_MM, px=min(z.px_per_module for z in sizing))
+    if len(short) == len(sizing):
+        zones = _("every zone")
+    elif len(short) > 3:
+        zones = _("{zones} and {count} more").format(
+            zones=", ".join(zone_words(zone.zone) for zone in short[:2]), count=len(short) - 2)
+    else:
+        zones = ", ".join(zone_words(zone.zone) for zone in short)
+    return _("{mm:g} mm stickers are too small for the camera in {zones} ({px:.1f} px per "
+             "module). Print them at {need:.0f} mm, or bring the camera closer.").format(
+        mm=STICKER_MM, zones=zones,
+        px=min(z.px_per_module for z in short), need=max(z.min_sticker_mm for z in short))
 
 
 def deck_words(calibration: Calibration) -> tuple[str, str]:
@@ -74,6 +89,8 @@ class CalibrationScreen(Screen):
     deck = StringProperty("")
     """What the reader knows of the deck, and what to photograph again."""
     deck_kind = StringProperty("done")
+    offer_sheets = BooleanProperty(False)
+    """Not calibrated and a USB stick is in: the sheets to print can go on it."""
 
     def on_pre_enter(self, *_args: object) -> None:
         app = App.get_running_app()
@@ -84,9 +101,11 @@ class CalibrationScreen(Screen):
 
     def on_leave(self, *_args: object) -> None:
         self._event.cancel()
+        App.get_running_app().first_boot = False  # the welcome is said once
 
     def update_view(self, *_args: object) -> None:
         app = App.get_running_app()
+        self.offer_sheets = not self.calibrated and stick_ready(stick_mount())
         frame = app.camera_frame()
         self.picture = frame is not None
         if frame is not None:
@@ -139,11 +158,31 @@ class CalibrationScreen(Screen):
             return
         app.calibration = result.calibration
         self.calibrated = True
+        self.offer_sheets = False
         if app.camera is not None:
             app.camera.lock_exposure()  # the colours measured now must hold all evening
-        lines = [sizing_words(zone) for zone in result.sizing
-                 if zone.zone in ("scan-tray", "discard", "planet-1", "player-1")]
-        self.say("\n".join([_("Calibrated and saved.")] + lines), "done")
+        self.say(_("Calibrated and saved.") + " " + sizing_words(result.sizing), "done")
+
+    def copy_sheets(self) -> None:
+        """The marker sheet and the box's sticker sheet as PDFs on the stick, each whole."""
+        app = App.get_running_app()
+        folder = stick_mount() / FOLDER
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            for name, write in (("markers.pdf", lambda out: print_markers(
+                                    app.calibration.layout, out)),
+                                ("stickers.pdf", lambda out: print_stickers(app.box, out))):
+                partial = folder / f".{name}.partial"
+                write(partial)
+                with open(partial, "rb") as written:
+                    os.fsync(written.fileno())
+                os.replace(partial, folder / name)
+        except OSError as error:
+            self.say(_("Not copied: {reason}").format(reason=error.strerror), "refused")
+            return
+        self.say(_("On the stick, in {folder}: markers.pdf and stickers.pdf. Print them at "
+                   "100 % (no fitting to the page).").format(folder=Path(FOLDER).name),
+                 "done")
 
     def say(self, text: str, kind: str) -> None:
         self.advice, self.advice_kind = text, kind

@@ -1,17 +1,20 @@
 """Home: start a new game (asking once when one is unfinished), resume the game in progress,
 enter the tiles of a finished game that lacks them, the records and statistics, settings, and
-the table's set-up (box profile, camera and calibration)."""
+the table's set-up (box profile, camera and calibration), and a backup of the records when a USB
+stick is plugged in."""
 
 from __future__ import annotations
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
+from companion.backup import BackupError, back_up, stick_mount, stick_ready
 from companion.library import GameRecord
-from ui.i18n import _
+from ui.i18n import _, ngettext
 from ui.screens import theme
 from ui.screens.widgets import ask
 from ui.words import when
@@ -31,9 +34,36 @@ class HomeScreen(Screen):
     resume_text = StringProperty("")
     can_resume = BooleanProperty(False)
     has_games = BooleanProperty(False)
+    stick = BooleanProperty(False)
+    """A USB stick is mounted and writable (looked for every second while home is shown)."""
 
     def on_pre_enter(self, *_args: object) -> None:
         self.refresh()
+        self.look_for_stick()
+        self._stick_event = Clock.schedule_interval(self.look_for_stick, 1.0)
+
+    def on_leave(self, *_args: object) -> None:
+        self._stick_event.cancel()
+
+    def look_for_stick(self, *_args: object) -> None:
+        self.stick = stick_ready(stick_mount())
+
+    def back_up(self) -> None:
+        """Copy the records to the stick; say where they went, or why nothing was copied."""
+        app = App.get_running_app()
+        try:
+            backup = back_up(app.library, stick_mount())
+        except BackupError as error:
+            app.say(_("Not copied: {reason}. The records on the companion are untouched; "
+                      "plug the stick in again and retry.").format(
+                reason=error.strerror or _("the stick was taken out")), "refused")
+            self.look_for_stick()
+            return
+        app.say(ngettext("{games} game copied to the stick, in {folder}. You can take it out.",
+                         "{games} games copied to the stick, in {folder}. You can take it out.",
+                         backup.games).format(games=backup.games,
+                                              folder=f"{backup.folder.parent.name}/"
+                                                     f"{backup.folder.name}"), "done")
 
     def refresh(self) -> None:
         app = App.get_running_app()
