@@ -24,6 +24,9 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 SOAK_SECONDS ?= 300
 export SOAK_SECONDS
 
+# One BLAS thread (see vision/__init__.py).
+export OPENBLAS_NUM_THREADS := 1
+
 # Kivy: no argument parsing of ours, settings kept inside the project.
 export KIVY_NO_ARGS := 1
 export KIVY_HOME := $(CURDIR)/.kivy

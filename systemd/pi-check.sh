@@ -46,7 +46,7 @@ step() {  # step NAME COMMAND...: run, time, record
 
 in_root() {  # run a shell command inside the userland being checked
   chroot "$WORK" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-    LANG=C.UTF-8 /bin/bash -c "$1"
+    LANG=C.UTF-8 PIP_CERT=/etc/ssl/certs/ca-certificates.crt /bin/bash -c "$1"
 }
 
 host_tools() {
@@ -93,6 +93,11 @@ fresh_copy() {  # fresh_copy RELEASE ARCH: a copy of the cached userland with th
     && mount --bind "$CACHE/apt-$1-$2" "$WORK/var/cache/apt/archives" \
     && mount --bind "$CACHE/pip-$2" "$WORK/root/.cache/pip" || return 1
   cp /etc/resolv.conf "$WORK/etc/resolv.conf"
+  # the host's own certificate authorities (a proxy's, say): trusted in there as out here
+  if compgen -G "/usr/local/share/ca-certificates/*.crt" >/dev/null; then
+    mkdir -p "$WORK/usr/local/share/ca-certificates"
+    cp /usr/local/share/ca-certificates/*.crt "$WORK/usr/local/share/ca-certificates/"
+  fi
   mkdir -p "$WORK/root/space-mission-companion"
   tar -C "$SOURCE" --exclude=.venv --exclude=.git --exclude=test-artifacts --exclude=.kivy \
     --exclude='*.egg-info' --exclude=__pycache__ --exclude=.pytest_cache --exclude=.mypy_cache \

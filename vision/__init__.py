@@ -2,3 +2,11 @@
 
 Depends on companion/ (observation types), never on ui/ or kivy (DESIGN.md §2).
 """
+
+import os
+
+# One BLAS thread: the readers multiply small matrices (a card region's 25 shifted windows by
+# a deck's 480 looks), where OpenBLAS's threads cost ten times what they save and take the
+# cores the camera and the screen need. Only effective before numpy is first imported; the
+# Makefile and the kiosk unit set it for every process too.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")

@@ -140,21 +140,30 @@ class Pipeline:
                               changed.h + 2 * reach)] + [_extent(f.corners) for f in stale])
             box = box.clip(w, h)  # whole tiles at the region's edge, and all of what was there
             self._found = [f for f in self._found if f not in stale]
-            # the newest change is read first (it is what a player just did), and in it the
-            # pile and the tray first (a card played, a tile shown)
+            # the pile and the tray first (a card played, a tile shown), whichever change
+            # they came with; within each, the newest change first (what a player just did).
+            # Windows still waiting inside this box are read again with it: dropped.
             areas = self._card_areas(w, h)
-            fresh = sorted(_windows(box), key=lambda b: not any(b.overlaps(a) for a in areas))
-            self._waiting = fresh + [b for b in self._waiting if b not in fresh]
+            queue = _windows(box) + [b for b in self._waiting if not _inside(b, box)]
+            self._waiting = sorted(queue, key=lambda b: not any(b.overlaps(a) for a in areas))
         reads = 0
         while self._waiting and reads < READS_PER_FRAME:
             window = self._waiting.pop(0)
             fresh = [f for f in self._read_box(bgr, gray, window, self._rectification)
-                     if window.contains(*f.center)]
+                     if window.contains(*f.center) and not self._worse_view(f)]
             self._found = [f for f in self._found
                            if not any(_near(f.center, n.center) for n in fresh)] + fresh
             reads += 1
         raw = _observation(self._found, self._marker_list)
         return PipelineResult(raw, self._debounced(self._found), reads, len(self._waiting))
+
+    def _worse_view(self, found: _Found) -> bool:
+        """An unsure card where a card was read and nothing has changed since (a change
+        there would have dropped the read): the same card seen worse, from a window that cuts
+        it, not a reason to forget what was read."""
+        return (found.problem is not None and found.problem.kind == "unsure_card"
+                and any(kept.card is not None and _near(kept.center, found.center)
+                        for kept in self._found))
 
     def _thing_px(self) -> int:
         """About one tile's size in pixels: how far a read reaches beyond a changed region."""
@@ -290,6 +299,11 @@ def _windows(box: Box) -> list[Box]:
     if ys[-1] + WINDOW < box.y + box.h:
         ys.append(box.y + box.h - WINDOW)
     return [Box(x, y, min(WINDOW, box.w), min(WINDOW, box.h)) for y in ys for x in xs]
+
+
+def _inside(inner: Box, outer: Box) -> bool:
+    return (outer.x <= inner.x and outer.y <= inner.y and inner.x + inner.w <= outer.x + outer.w
+            and inner.y + inner.h <= outer.y + outer.h)
 
 
 def _extent(corners: Corners, margin: int = 16) -> Box:
