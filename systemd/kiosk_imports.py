@@ -9,30 +9,36 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from importlib import metadata
 import json
 import os
 import sys
 
 APT_SITE = "/usr/lib/python3/dist-packages"
 """Where Debian's python3-* packages live."""
-LIBRARIES = ("numpy", "cv2", "kivy", "zxingcpp", "pyzbar.pyzbar", "segno", "PIL")
+LIBRARIES = {"numpy": "numpy", "cv2": "opencv-python-headless", "kivy": "Kivy",
+             "zxingcpp": "zxing-cpp", "pyzbar.pyzbar": "pyzbar", "segno": "segno",
+             "PIL": "pillow", "picamera2": "picamera2"}
+"""Each module the app imports, and the distribution whose version is reported."""
 
 
 def check() -> tuple[dict[str, str], list[str]]:
     os.environ.setdefault("KIVY_NO_ARGS", "1")
-    os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")  # Kivy leaves stderr alone
     versions: dict[str, str] = {}
     problems: list[str] = []
-    names = list(LIBRARIES)
-    if importlib.util.find_spec("picamera2") is not None:
-        names.append("picamera2")
-    for name in names:
+    for name, distribution in LIBRARIES.items():
+        if name == "picamera2" and importlib.util.find_spec(name) is None:
+            continue  # only Raspberry Pi OS's archive has it
         try:
             module = importlib.import_module(name)
         except Exception as error:  # any failure to import is what this check reports
             problems.append(f"{name}: {type(error).__name__}: {error}")
             continue
-        versions[name] = str(getattr(module, "__version__", "") or "imported")
+        try:
+            versions[distribution] = metadata.version(distribution)
+        except metadata.PackageNotFoundError:  # apt's packages carry no pip metadata
+            versions[distribution] = str(getattr(module, "__version__", "imported"))
     import numpy
     versions["numpy_from"] = os.path.dirname(os.path.dirname(numpy.__file__))
     if not numpy.__file__.startswith(APT_SITE):

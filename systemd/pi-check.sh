@@ -21,10 +21,11 @@ MIRROR=${PI_CHECK_MIRROR:-http://deb.debian.org/debian}
 APP=/opt/space-mission-companion
 # About ten minutes under emulation: the rules, the journal, scoring, the tracker, calibration,
 # the sticker payload and the sticker reader on rendered photos (real zxing-cpp and zbar).
-EMULATED_TESTS="tests/test_rules.py tests/test_scoring.py tests/test_journal.py
-  tests/test_tracker.py tests/test_sticker_payload.py tests/test_cards.py
-  tests/test_calibration.py tests/test_sources.py tests/test_sticker_reading.py"
+EMULATED_TESTS="tests/test_rules.py tests/test_scoring.py tests/test_journal.py"
+EMULATED_TESTS+=" tests/test_tracker.py tests/test_sticker_payload.py tests/test_cards.py"
+EMULATED_TESTS+=" tests/test_calibration.py tests/test_sources.py tests/test_sticker_reading.py"
 NATIVE_TESTS="$EMULATED_TESTS tests/test_power_cut.py tests/test_vision_cli.py tests/test_cli.py"
+NATIVE_TESTS+=" tests/test_backup.py"
 TEST_ENV="KIVY_NO_ARGS=1 KIVY_HOME=/tmp/kivy SDL_VIDEODRIVER=offscreen HOME=/root"
 
 RESULTS=()
@@ -129,6 +130,7 @@ app_start() {  # the installed command, as the kiosk's user, until it tells syst
 
 unit_checks() {
   in_root "systemd-analyze verify /etc/systemd/system/space-mission-companion.service \
+    && udevadm verify /etc/udev/rules.d/99-space-mission-companion-usb.rules \
     && systemd-analyze security --offline=true \
        /etc/systemd/system/space-mission-companion.service | tail -1"
 }
@@ -138,7 +140,7 @@ lower_bounds() {  # the declared floors, on Bookworm's Python 3.11 and apt's num
     && /root/floors/bin/python -m pip install --quiet --disable-pip-version-check \
        --constraint $APP/systemd/lower-bounds.txt /root/space-mission-companion \
     && /root/floors/bin/python -m pip list 2>/dev/null \
-       | grep -iE '^(numpy|opencv|kivy |pyzbar|segno|zxing|pillow) '"
+       | grep -iE '^(numpy|opencv-python-headless|kivy|pyzbar|segno|zxing-cpp|pillow) '"
 }
 
 [ "$(id -u)" = 0 ] || { echo "pi-check needs root (debootstrap, chroot, mounts)"; exit 1; }

@@ -139,3 +139,17 @@ def test_the_dry_run_prints_the_plan_and_changes_nothing():
     for step in ("1. system packages", "python3-numpy", "--system-site-packages",
                  "--constraint", "kiosk_imports.py", "systemctl enable"):
         assert step in result.stdout
+
+
+def test_the_import_check_reports_every_library_and_refuses_a_numpy_not_apt_s():
+    """In this checkout's venv numpy is pip's: the check the install ends with must say so
+    (pi-check runs it in the kiosk venvs, where it passes)."""
+    import json
+    result = subprocess.run([sys.executable, str(SYSTEMD / "kiosk_imports.py")],
+                            capture_output=True, text=True)
+    versions = json.loads(result.stdout)
+    for distribution in ("numpy", "opencv-python-headless", "Kivy", "zxing-cpp", "pyzbar",
+                         "segno", "pillow"):
+        assert versions[distribution], distribution
+    assert result.returncode == 1 and "not apt's /usr/lib/python3/dist-packages" in \
+        result.stderr
