@@ -197,6 +197,7 @@ def test_a_first_boot_with_a_camera_opens_on_calibration_with_its_guidance(tmp_p
     assert problems_of(result) == {}
     assert result["start_screen"] == "calibration" and result["welcome"] is True
     assert result["back_text"] == "Later: go to the games"
+    assert result["back_text_after"] == "Done: go to the games"
     assert result["sheets"] == ["markers.pdf", "stickers.pdf"]
     for sheet in result["sheets"]:
         assert (tmp_path / "usb-stick" / "space-mission-records" / sheet).read_bytes()[:5] \
@@ -210,6 +211,7 @@ def test_a_plugged_in_stick_is_offered_and_takes_a_copy_of_every_record(tmp_path
     assert problems_of(result) == {}
     assert result["offered_without_stick"] is False and result["offered"] is True
     assert result["kind"] == "done" and "1 game copied to the stick" in result["message"]
+    assert "space-mission-records" in result["message"]
     journal = result["journals"][0]
     copied = [Path(name) for name in result["copied"]]
     assert sorted(p.name for p in copied) == sorted(

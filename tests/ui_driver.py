@@ -611,6 +611,8 @@ def scenario_first_boot():  # type: ignore[no-untyped-def]
     yield from settle()
     result["calibrated"] = (app.data_home / "calibration.json").exists()
     result["advice"] = calibration.advice
+    yield from settle()
+    result["back_text_after"] = calibration.ids.back.text
     shot("first-boot-calibrated")
     tap(calibration.ids.back)
     yield from settle()
@@ -643,7 +645,7 @@ def scenario_usb_backup():  # type: ignore[no-untyped-def]
     tap(home.ids.back_up)
     yield from settle()
     shot("home-stick-copied")
-    result["message"], result["kind"] = app.message, app.message_kind
+    result["message"], result["kind"] = home.stick_words, home.stick_kind
     result["copied"] = sorted(str(p.relative_to(STICK)) for p in STICK.rglob("*")
                               if p.is_file())
     result["journals"] = sorted(p.name for p in (app.data_home / "games").glob("*.jsonl"))

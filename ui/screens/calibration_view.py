@@ -37,12 +37,11 @@ def zone_words(zone: str) -> str:
 
 
 def sizing_words(sizing: list[ZoneSizing]) -> str:
-    """Whether the printed stickers are large enough for the camera, in one sentence: the zones
+    """Whether the printed stickers are large enough for the camera, in plain words: the zones
     where they are not, and the size that would read there."""
     short = [zone for zone in sizing if not zone.readable]
     if not short:
-        return _("Stickers of {mm:g} mm read in every zone (at least {px:.1f} px per "
-                 "module).").format(mm=STICKER_MM, px=min(z.px_per_module for z in sizing))
+        return _("The camera reads {mm:g} mm stickers in every zone.").format(mm=STICKER_MM)
     if len(short) == len(sizing):
         zones = _("every zone")
     elif len(short) > 3:
@@ -50,10 +49,9 @@ def sizing_words(sizing: list[ZoneSizing]) -> str:
             zones=", ".join(zone_words(zone.zone) for zone in short[:2]), count=len(short) - 2)
     else:
         zones = ", ".join(zone_words(zone.zone) for zone in short)
-    return _("{mm:g} mm stickers are too small for the camera in {zones} ({px:.1f} px per "
-             "module). Print them at {need:.0f} mm, or bring the camera closer.").format(
-        mm=STICKER_MM, zones=zones,
-        px=min(z.px_per_module for z in short), need=max(z.min_sticker_mm for z in short))
+    return _("The camera sees {mm:g} mm stickers too small in {zones}: print them at {need:.0f} "
+             "mm, or bring the camera closer.").format(
+        mm=STICKER_MM, zones=zones, need=max(z.min_sticker_mm for z in short))
 
 
 def deck_words(calibration: Calibration) -> tuple[str, str]:
@@ -161,7 +159,9 @@ class CalibrationScreen(Screen):
         self.offer_sheets = False
         if app.camera is not None:
             app.camera.lock_exposure()  # the colours measured now must hold all evening
-        self.say(_("Calibrated and saved.") + " " + sizing_words(result.sizing), "done")
+        too_small = any(not zone.readable for zone in result.sizing)
+        self.say(_("Calibrated and saved.") + " " + sizing_words(result.sizing),
+                 "refused" if too_small else "done")
 
     def copy_sheets(self) -> None:
         """The marker sheet and the box's sticker sheet as PDFs on the stick, each whole."""
@@ -180,9 +180,9 @@ class CalibrationScreen(Screen):
         except OSError as error:
             self.say(_("Not copied: {reason}").format(reason=error.strerror), "refused")
             return
-        self.say(_("On the stick, in {folder}: markers.pdf and stickers.pdf. Print them at "
-                   "100 % (no fitting to the page).").format(folder=Path(FOLDER).name),
-                 "done")
+        self.say(_("Done: the marker sheet (markers.pdf) and the tile stickers (stickers.pdf) "
+                   "are on the stick, in the folder {folder}. Print them at 100 %, not fitted "
+                   "to the page.").format(folder=Path(FOLDER).name), "done")
 
     def say(self, text: str, kind: str) -> None:
         self.advice, self.advice_kind = text, kind

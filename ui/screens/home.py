@@ -36,6 +36,9 @@ class HomeScreen(Screen):
     has_games = BooleanProperty(False)
     stick = BooleanProperty(False)
     """A USB stick is mounted and writable (looked for every second while home is shown)."""
+    stick_words = StringProperty("")
+    """How the last copy to the stick went ('' before one)."""
+    stick_kind = StringProperty("")
 
     def on_pre_enter(self, *_args: object) -> None:
         self.refresh()
@@ -47,6 +50,8 @@ class HomeScreen(Screen):
 
     def look_for_stick(self, *_args: object) -> None:
         self.stick = stick_ready(stick_mount())
+        if not self.stick:
+            self.stick_words = self.stick_kind = ""  # the next stick starts afresh
 
     def back_up(self) -> None:
         """Copy the records to the stick; say where they went, or why nothing was copied."""
@@ -54,16 +59,18 @@ class HomeScreen(Screen):
         try:
             backup = back_up(app.library, stick_mount())
         except BackupError as error:
-            app.say(_("Not copied: {reason}. The records on the companion are untouched; "
-                      "plug the stick in again and retry.").format(
-                reason=error.strerror or _("the stick was taken out")), "refused")
+            self.stick_words = _("Not copied: {reason}. The records on the companion are "
+                                 "untouched; plug the stick in again and retry.").format(
+                reason=error.strerror or _("the stick was taken out"))
+            self.stick_kind = "refused"
             self.look_for_stick()
             return
-        app.say(ngettext("{games} game copied to the stick, in {folder}. You can take it out.",
-                         "{games} games copied to the stick, in {folder}. You can take it out.",
-                         backup.games).format(games=backup.games,
-                                              folder=f"{backup.folder.parent.name}/"
-                                                     f"{backup.folder.name}"), "done")
+        self.stick_words = ngettext(
+            "Done: {games} game copied to the stick, in the folder {folder}. You can take the "
+            "stick out.",
+            "Done: {games} games copied to the stick, in the folder {folder}. You can take the "
+            "stick out.", backup.games).format(games=backup.games, folder=backup.folder.parent.name)
+        self.stick_kind = "done"
 
     def refresh(self) -> None:
         app = App.get_running_app()

@@ -24,6 +24,8 @@ MUTED = (0.66, 0.7, 0.77, 1)
 ACCENT = (1.0, 0.74, 0.32, 1)
 """Banners and what needs the table's attention: the final round, a proposal."""
 GOOD = (0.25, 0.62, 0.38, 1)
+DONE = (0.56, 0.86, 0.62, 1)
+"""Text saying something worked (GOOD is too dark to read as text)."""
 DANGER = (0.78, 0.28, 0.28, 1)
 REFUSAL = (0.3, 0.12, 0.13, 1)
 """Behind a refusal: the rule a tap broke is read, not missed."""
