@@ -82,8 +82,9 @@ install-pi:
 
 # The kiosk install proven on an arm64 Debian Trixie userland (qemu-user) and on Bookworm, with
 # the declared lower bounds; about 30 minutes the first time. Needs root. See systemd/pi-check.sh.
+PI_CHECK_RELEASES ?= trixie bookworm
 pi-check:
-	$(SUDO) bash systemd/pi-check.sh
+	$(SUDO) env PI_CHECK_RELEASES="$(PI_CHECK_RELEASES)" bash systemd/pi-check.sh
 
 clean:
 	rm -rf $(VENV) .kivy .pytest_cache

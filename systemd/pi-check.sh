@@ -13,11 +13,17 @@
 # Userlands are built once by debootstrap and cached in $PI_CHECK_CACHE; each run installs into
 # a fresh copy, so the install is proven from scratch every time (apt's and pip's downloads are
 # cached too). Prints how long each step took and what passed; exits 1 if anything failed.
+# PI_CHECK_RELEASES="trixie" or "bookworm" runs one part only.
+#
+# The card and planet-board reading tests are not in the Bookworm set: their ground truth is
+# drawn with OpenCV's fonts, which OpenCV 4 (Bookworm's numpy 1.24 keeps the kiosk there) draws
+# differently from OpenCV 5, so those decks are other decks there, not the ones taught.
 set -uo pipefail
 
 SOURCE=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${PI_CHECK_CACHE:-/var/cache/space-mission-companion/pi-check}
 MIRROR=${PI_CHECK_MIRROR:-http://deb.debian.org/debian}
+RELEASES=${PI_CHECK_RELEASES:-trixie bookworm}  # e.g. PI_CHECK_RELEASES=bookworm for that part
 APP=/opt/space-mission-companion
 # About ten minutes under emulation: the rules, the journal, scoring, the tracker, calibration,
 # the sticker payload and the sticker reader on rendered photos (real zxing-cpp and zbar).
@@ -147,7 +153,8 @@ lower_bounds() {  # the declared floors, on Bookworm's Python 3.11 and apt's num
 start_all=$SECONDS
 step "host: qemu-user, binfmt, debootstrap" host_tools || exit 1
 
-if step "trixie arm64: userland (cached after the first run)" userland trixie arm64 \
+if [[ " $RELEASES " == *" trixie "* ]] \
+   && step "trixie arm64: userland (cached after the first run)" userland trixie arm64 \
    && step "trixie arm64: fresh copy with the project" fresh_copy trixie arm64 \
    && step "trixie arm64: make install-pi" install_pi; then
   step "trixie arm64: kiosk imports with apt's numpy" kiosk_imports
@@ -156,7 +163,8 @@ if step "trixie arm64: userland (cached after the first run)" userland trixie ar
   step "trixie arm64: systemd-analyze verify, security" unit_checks
 fi
 
-if step "bookworm amd64: userland (cached after the first run)" userland bookworm amd64 \
+if [[ " $RELEASES " == *" bookworm "* ]] \
+   && step "bookworm amd64: userland (cached after the first run)" userland bookworm amd64 \
    && step "bookworm amd64: fresh copy with the project" fresh_copy bookworm amd64 \
    && step "bookworm amd64: make install-pi" install_pi; then
   step "bookworm amd64: kiosk imports with apt's numpy" kiosk_imports
