@@ -25,8 +25,9 @@ import numpy as np
 
 from companion.box import BoxProfile, load_box
 from companion.rules import Card, MalformedEventError
-from vision.card_finder import CardShape, edge_map, find_cards, snapped, upright_order
-from vision.cards import (CANON, LOOK_SIZE, MIN_MARGIN, CardModel, Looks, Region, blank,
+from vision.card_finder import (CardShape, edge_map, find_cards, moved_side, refined,
+                                side_contrasts, snapped, upright_order)
+from vision.cards import (CANON, CELLS, LOOK_SIZE, MIN_MARGIN, CardModel, Looks, Region, blank,
                           describe_many, lab_face, look, read_region, shifted_looks,
                           upright_face)
 from vision.sources import SourceError, read_image
@@ -50,8 +51,19 @@ PHOTO_ASPECT = 1.45
 """Proportions a teaching photo's card is first looked for with (any card from 1.1 to 1.8)."""
 PHOTO_CARD_SIZES = (0.45, 0.65, 0.85)
 """A card's long side in a photo taken of it, as fractions of the photo's height."""
-SMALL_IN_PHOTO = 0.12
-"""A teaching photo's card covers more of it than this: a smaller outline is looked at again."""
+WEAK_SIDE = 0.5
+"""A side of a teaching photo's outline standing out less than this part of its strongest
+side is looked for again nearby."""
+MIN_PHOTO_AREA = 0.03
+"""A teaching photo's card covers more of it than this."""
+ALIKE_AGREEMENT = 0.8
+ALIKE_SLACK = 0.05
+"""The top and bottom coordinates count as printed alike when a look read among the other
+place's looks finds its own coordinate at least this often, and nearly (this much less) as
+often as among its own place's looks."""
+ALIKE_MOVES = (-0.2, -0.1, 0.0, 0.1, 0.2)
+"""How the bottom place is moved about (fractions of its size) while comparing it with the
+top one."""
 MIN_PARTNERS = 6
 """Photos whose label another photo shares: fewer, and the places cannot be learned from the
 labels alone (taps, or more photos, are needed)."""
@@ -197,6 +209,10 @@ def teach(photos: list[TeachingPhoto]) -> Taught:
         regions = _discover(cards)
     regions = (_refine(cards, regions[0], 0), _refine(cards, regions[1], 1))
     distances = _settle(cards, regions)
+    alike = _printed_alike(cards, regions)
+    if alike is not None:
+        regions = alike[0]
+        distances = _settle(cards, regions)
     odd = _odd_ones(cards, regions, distances)
     kept = [card for k, card in enumerate(cards) if k not in odd]
     if len(kept) < len(cards) * 0.75:
@@ -206,6 +222,8 @@ def teach(photos: list[TeachingPhoto]) -> Taught:
             f"first {', '.join(cards[k].photo.name for k in sorted(odd)[:5])}")
     looks, rows = _looks(kept, regions, distances[[k for k in range(len(cards))
                                                     if k not in odd]])
+    if alike is not None:
+        looks, rows = _shared(looks, rows, alike[1])
     aspect = float(np.median([_aspect(c.quad) for c in kept]))
     codes = frozenset(c.photo.card.code for c in kept)
     model = CardModel(regions, looks, codes, aspect)
@@ -218,23 +236,63 @@ def teach(photos: list[TeachingPhoto]) -> Taught:
 # -- finding the card in a photo ---------------------------------------------------------------
 
 def find_in_photo(image: np.ndarray) -> np.ndarray | None:
-    """The card a teaching photo shows: the largest card-shaped outline in it. When that is
-    small (a printed panel found, the card's own edge lost against the surface), it is looked
-    for again at the sizes a card has in a photo taken of it (corners are then proposed at
-    those sizes, which finds a card whose edges are lost in places), and last as the part of
-    the photo unlike its border (GrabCut), if that is card-shaped."""
+    """The card a teaching photo shows. Outlines are proposed by the card finder (of any size,
+    then at the sizes a card has in a photo taken of it) and by telling the middle of the
+    photo from its border (GrabCut); each is put onto the image's edges, and a side that does
+    not lie on one (an outline that ran past a card's edge where it fades into the surface) is
+    looked for further out or in. The card is the outline whose weakest side stands out most,
+    weighed by its size: a printed panel on the card stands out too, but is small."""
     quads = find_cards(image, CardShape(PHOTO_ASPECT))
-    small = SMALL_IN_PHOTO * image.shape[0] * image.shape[1]
-    if not quads or max(cv2.contourArea(q.astype(np.float32)) for q in quads) < small:
-        quads += [quad for part in PHOTO_CARD_SIZES for quad in find_cards(
-            image, CardShape(PHOTO_ASPECT, long_px=part * image.shape[0]))]
-    best = max(quads, key=lambda q: cv2.contourArea(q.astype(np.float32))) if quads else None
-    area = 0.0 if best is None else cv2.contourArea(best.astype(np.float32))
-    if area < small:
-        cut = _foreground_quad(image)
-        if cut is not None and cv2.contourArea(cut.astype(np.float32)) > area * 1.5:
-            return cut
-    return best
+    quads += [quad for part in PHOTO_CARD_SIZES for quad in find_cards(
+        image, CardShape(PHOTO_ASPECT, long_px=part * image.shape[0]))]
+    cut = _foreground_quad(image)
+    if cut is not None:
+        quads.append(cut)
+    best, best_score = None, 0.0
+    for quad in quads:
+        for candidate in _whole(image, quad):
+            if cv2.contourArea(candidate.astype(np.float32)) < MIN_PHOTO_AREA * image.size / 3:
+                continue
+            score = _photo_score(image, candidate)
+            if score > best_score:
+                best, best_score = candidate, score
+    return None if best is None else upright_order(best)
+
+
+def _whole(image: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
+    """An outline put onto the image's edges; and, while a side stands out far less than the
+    strongest, that side moved to the strongest edge near it (an outline that ran past a
+    card's edge where the edge fades into the surface, or stopped at a line in the art)."""
+    quad = refined(image, quad)
+    found = [quad]
+    best, best_score = quad, _photo_score(image, quad)
+    for _ in range(3):
+        contrasts = side_contrasts(image, best)
+        moves = []
+        for side in np.argsort(contrasts):
+            if contrasts[side] >= WEAK_SIDE * contrasts.max():
+                break
+            across = float(np.linalg.norm(best[(side + 2) % 4] - best[(side + 1) % 4]))
+            moved = refined(image, moved_side(image, best, int(side), 0.6 * across))
+            if cv2.isContourConvex(moved.astype(np.float32)):
+                moves.append((_photo_score(image, moved), moved))
+        if not moves:
+            break
+        score, moved = max(moves, key=lambda item: item[0])
+        if score <= best_score:
+            break
+        best, best_score = moved, score
+        found.append(moved)
+    return found
+
+
+def _photo_score(image: np.ndarray, quad: np.ndarray) -> float:
+    """How much an outline looks like the card a teaching photo shows: its weakest side's
+    contrast, weighed by its size (a printed panel on the card stands out too, but is small)."""
+    area = cv2.contourArea(quad.astype(np.float32))
+    if not 1.1 <= _aspect(quad) <= 1.9 or area <= 0:
+        return 0.0
+    return float(side_contrasts(image, quad).min()) * float(np.sqrt(area))
 
 
 def _foreground_quad(image: np.ndarray) -> np.ndarray | None:
@@ -576,6 +634,86 @@ def _looks(cards: list[_Card], regions: tuple[Region, Region], distances: np.nda
         looks.append(Looks(labels, taught.vectors, _limit(distances[:, which], taught)))
         rows.append(taught)
     return (looks[0], looks[1]), (rows[0], rows[1])
+
+
+def _printed_alike(cards: list[_Card], regions: tuple[Region, Region]
+                   ) -> tuple[tuple[Region, Region], bool] | None:
+    """Whether the deck prints its top and bottom coordinates alike, so that a coordinate's
+    look at one place teaches it at the other too (twice the photos of each look). None when
+    it does not; else the two places, of one size, and whether the bottom one is printed
+    turned half round (corner indices as on playing cards). Decided by the photos: a look
+    read among the other place's looks must find its own coordinate nearly as often as
+    among its own place's looks. The bottom place is tried at the top one's size and moved
+    a little about, as the two were found each on its own."""
+    labs = [lab_face(c.faces[c.turn]) for c in cards]
+    labels = [np.array([_label(c, which) for c in cards]) for which in (0, 1)]
+    top = regions[0]
+    top_looks = np.stack([look(lab, top) for lab in labs])
+    top_shifted = np.stack([shifted_looks(lab, top) for lab in labs]).reshape(-1, LOOK_SIZE)
+    within, _ = _agreement(top_shifted, top_looks, labels[0], labels[0], len(cards), True)
+    half_w, half_h = (top.x1 - top.x0) / 2, (top.y1 - top.y0) / 2
+    cx, cy = (regions[1].x0 + regions[1].x1) / 2, (regions[1].y0 + regions[1].y1) / 2
+    best: tuple[tuple[float, float], Region, bool] | None = None
+    for dx in ALIKE_MOVES:
+        for dy in ALIKE_MOVES:
+            x, y = cx + dx * 2 * half_w, cy + dy * 2 * half_h
+            if x - half_w < 0 or y - half_h < 0 or x + half_w > 1 or y + half_h > 1:
+                continue
+            bottom = Region(x - half_w, y - half_h, x + half_w, y + half_h)
+            bottom_looks = np.stack([look(lab, bottom) for lab in labs])
+            for half_turn in (False, True):
+                theirs = _half_turned(bottom_looks) if half_turn else bottom_looks
+                agreed, distance = _agreement(top_shifted, theirs, labels[0], labels[1],
+                                              len(cards), False)
+                if best is None or (agreed, -distance) > best[0]:
+                    best = ((agreed, -distance), bottom, half_turn)
+    if best is None or best[0][0] < max(ALIKE_AGREEMENT, within - ALIKE_SLACK):
+        return None
+    return (top, best[1]), best[2]
+
+
+def _agreement(shifted: np.ndarray, looks: np.ndarray, source: np.ndarray, target: np.ndarray,
+               count: int, own: bool) -> tuple[float, float]:
+    """How often a photo's look (``shifted``: every shift of each of ``count`` photos) is
+    nearest a look (``looks``) of its own coordinate (``own``: the looks are of the same
+    photos, each photo's own left out), and how far on average its own coordinate's nearest
+    look is."""
+    squared = ((shifted ** 2).sum(axis=1)[:, None] + (looks ** 2).sum(axis=1)[None, :]
+               - 2 * shifted @ looks.T).reshape(count, -1, len(looks)).min(axis=1)
+    if own:
+        np.fill_diagonal(squared, np.inf)
+    nearest = np.argmin(squared, axis=1)
+    shown = np.isin(source, target)  # a coordinate never printed at the other place is left out
+    if not shown.any():
+        return 0.0, np.inf
+    same = np.where(target[None, :] == source[:, None], squared, np.inf).min(axis=1)
+    return (float((target[nearest] == source)[shown].mean()),
+            float(np.sqrt(np.maximum(same[shown], 0) / LOOK_SIZE).mean()))
+
+
+def _half_turned(vectors: np.ndarray) -> np.ndarray:
+    """Looks (n x D) as they are seen turned half round: their cells in reverse order."""
+    cells = vectors.reshape(len(vectors), CELLS, CELLS, 3)
+    return np.ascontiguousarray(cells[:, ::-1, ::-1]).reshape(len(vectors), -1)
+
+
+def _shared(looks: tuple[Looks, Looks], rows: tuple[_Rows, _Rows], half_turn: bool
+            ) -> tuple[tuple[Looks, Looks], tuple[_Rows, _Rows]]:
+    """Each place's looks joined by the other place's looks of the coordinates printed at
+    both (turned when printed turned)."""
+    joined_looks, joined_rows = [], []
+    for which in (0, 1):
+        mine, theirs = rows[which], rows[1 - which]
+        both = np.isin(theirs.labels, mine.labels)
+        vectors = theirs.vectors[both]
+        if half_turn:
+            vectors = _half_turned(vectors)
+        row = _Rows(mine.labels + [label for label, k in zip(theirs.labels, both) if k],
+                    np.vstack([mine.vectors, vectors]),
+                    np.concatenate([mine.owners, theirs.owners[both]]))
+        joined_rows.append(row)
+        joined_looks.append(Looks(row.labels, row.vectors, looks[which].limit))
+    return (joined_looks[0], joined_looks[1]), (joined_rows[0], joined_rows[1])
 
 
 def _copies(card: _Card, rng: random.Random) -> list[np.ndarray]:

@@ -25,7 +25,7 @@ ASPECT_TOLERANCE = 0.25
 35 degrees shortens one direction by a fifth (on a calibrated table, outlines are checked in
 table millimetres, to a quarter of this)."""
 SIZE_TOLERANCE = (0.7, 1.35)
-SIZE_STEPS = (1.0,)
+SIZE_STEPS = (0.93, 1.0, 1.07)
 """Card sizes tried from a corner, as fractions of the size expected: a deck need not be
 printed at the table's standard size."""
 """Seen long side over the expected one, when the size is known."""
@@ -98,11 +98,16 @@ def find_cards(bgr: np.ndarray, shape: CardShape = CardShape()) -> list[np.ndarr
         # all of them at once, and only the ones lying on edges are looked at closely
         quads = np.array(hypotheses)
         rough = _supports(search.roughly, quads)
-        for k in np.argsort(-rough)[:MAX_HYPOTHESES]:
-            if rough[k] >= MIN_SUPPORT:
-                search.consider(quads[k])
+        looked: list[np.ndarray] = []
+        for k in np.argsort(-rough):
+            if rough[k] < MIN_SUPPORT or len(looked) == MAX_HYPOTHESES:
+                break
+            if any(np.abs(quads[k] - other).max() < 4.0 for other in looked):
+                continue  # one card's corners propose it many times over
+            looked.append(quads[k])
+            search.consider(quads[k])
     kept = _distinct(search.found)
-    return [upright_order(quad / factor) for _, quad in kept]
+    return [upright_order(refined(bgr, quad / factor)) for _, quad in kept]
 
 
 class _Search:
@@ -140,7 +145,7 @@ class _Search:
         grain, a painting or a cloth's pattern mostly not."""
         shortest = max(12.0, self.low / self.shape.aspect * 0.3)
         lines = cv2.HoughLinesP(self.edges, 1, np.pi / 180, int(shortest * 0.6),
-                                minLineLength=shortest, maxLineGap=3)
+                                minLineLength=shortest, maxLineGap=5)
         return np.zeros((0, 4)) if lines is None else lines.reshape(-1, 4).astype(np.float64)
 
     def consider(self, quad: np.ndarray | None) -> None:
@@ -420,6 +425,117 @@ def snapped(near: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return np.array(corners)
 
 
+REFINE_SAMPLES = 24
+"""Points per side where the outline's edge is looked for in the full image."""
+REFINE_REACH = 0.045
+"""How far across a side (a fraction of its length, at least ``MIN_REACH`` px) its edge is
+looked for: a working-image corner is off by a few pixels, a side turned by a degree or two."""
+MIN_REACH = 3.0
+
+
+def refined(bgr: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The outline's corners to a fraction of a pixel: each side moved onto the straight
+    change of colour that runs along it in the full image. The outline is found in a shrunken
+    image, a pixel or two off there, and a coordinate's place on the face is taken from the
+    corners: a few pixels off, it reads another place."""
+    corners = np.asarray(quad, np.float64)
+    centre = corners.mean(axis=0)
+    lines = [_edge_line(bgr, corners[k], corners[(k + 1) % 4], centre)[0] for k in range(4)]
+    result = _corners_of(lines, corners)
+    side = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1).min()
+    if np.abs(result - corners).max() > max(2 * MIN_REACH, REFINE_REACH * 2 * side) or \
+            not cv2.isContourConvex(result.astype(np.float32)):
+        return corners  # the sides met somewhere else: keep the outline as found
+    return result
+
+
+def side_contrasts(bgr: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """For each side of an outline, how strongly the colour changes across it, all along it
+    (Lab units): a card's four sides all stand out; an outline that strays onto the table or
+    the art shows it in one side that does not."""
+    corners = np.asarray(quad, np.float64)
+    centre = corners.mean(axis=0)
+    return np.array([_edge_line(bgr, corners[k], corners[(k + 1) % 4], centre, reach=1.0)[1]
+                     for k in range(4)])
+
+
+def moved_side(bgr: np.ndarray, quad: np.ndarray, side: int, reach: float) -> np.ndarray:
+    """The outline with one side moved, kept parallel, to the strongest straight change of
+    colour within ``reach`` pixels of it (an outline that found three sides of a card and ran
+    past the fourth where the card's edge fades into the table)."""
+    corners = np.asarray(quad, np.float64)
+    a, b = corners[side], corners[(side + 1) % 4]
+    line, _ = _edge_line(bgr, a, b, corners.mean(axis=0), reach=reach, parallel=True)
+    if line is None:
+        return corners
+    lines = [(corners[k], corners[(k + 1) % 4]) for k in range(4)]
+    lines[side] = line
+    return _corners_of(lines, corners)
+
+
+def _corners_of(lines: list, fallback: np.ndarray) -> np.ndarray:
+    """Where each side's line meets the next (a corner stays where it was when its two
+    lines are unknown or parallel)."""
+    out = []
+    for k in range(4):
+        crossing = None
+        if lines[k - 1] is not None and lines[k] is not None:
+            crossing = _intersection(lines[k - 1], lines[k])
+        out.append(fallback[k] if crossing is None else crossing)
+    return np.array(out)
+
+
+def _edge_line(bgr: np.ndarray, a: np.ndarray, b: np.ndarray, inside: np.ndarray,
+               reach: float | None = None, parallel: bool = False
+               ) -> tuple[tuple[np.ndarray, np.ndarray] | None, float]:
+    """The side from ``a`` to ``b`` as it lies on the image's edge, and how strongly the colour
+    changes across it (None when nothing changes). Every line near the side is scored by the
+    change of colour across it, all along it: a card's edge is straight and runs the whole
+    side, a painting's shapes near it do not. Of lines scoring nearly as well as the best, the
+    outermost is the card's edge (a frame printed just inside it is straight too)."""
+    length = float(np.linalg.norm(b - a))
+    if length < 8:
+        return None, 0.0
+    along = (b - a) / length
+    normal = np.array([-along[1], along[0]])
+    if np.dot(inside - a, normal) > 0:
+        normal = -normal  # outwards
+    if reach is None:
+        reach = max(MIN_REACH, REFINE_REACH * length)
+    span = int(np.ceil(reach))
+    offsets = np.arange(-span - 1, span + 2, dtype=np.float64)
+    t = (np.arange(REFINE_SAMPLES) + 0.5) / REFINE_SAMPLES * 0.9 + 0.05
+    points = (a[None, None] + (t * length)[:, None, None] * along[None, None]
+              + offsets[None, :, None] * normal[None, None])  # sample x offset x 2
+    maps = points.astype(np.float32)
+    profile = cv2.remap(bgr, maps[..., 0], maps[..., 1], cv2.INTER_LINEAR,
+                        borderMode=cv2.BORDER_REPLICATE)
+    lab = cv2.cvtColor(profile, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab[..., 1:] *= 2.0  # colour counts as much as brightness (a dark card on dark cloth)
+    step = np.linalg.norm(lab[:, 2:] - lab[:, :-2], axis=-1)  # at offsets[1:-1]
+    ends = np.arange(-span, span + 0.25, 0.5)
+    if parallel:
+        across = np.repeat(ends[:, None], len(t), axis=1)  # line x sample
+    else:  # lines from (start offset, end offset), half a pixel apart
+        start, finish = np.meshgrid(ends, ends, indexing="ij")
+        across = start.ravel()[:, None] + (finish - start).ravel()[:, None] * \
+            ((t - t[0]) / (t[-1] - t[0]))[None, :]
+    position = across + span
+    low = np.clip(np.floor(position).astype(np.intp), 0, step.shape[1] - 2)
+    weight = position - low
+    rows = np.arange(len(t))[None, :]
+    scores = (step[rows, low] * (1 - weight) + step[rows, low + 1] * weight).mean(axis=1)
+    best = float(scores.max())
+    if best < 6.0:
+        return None, best  # nothing there that changes: keep the side as found
+    good = np.nonzero(scores >= 0.8 * best)[0]
+    chosen = good[np.argmax(across[good].mean(axis=1))]
+    first, last = across[chosen, 0], across[chosen, -1]
+    p0 = a + t[0] * length * along + first * normal
+    p1 = a + t[-1] * length * along + last * normal
+    return (p0, p1), best
+
+
 def _distinct(found: list[tuple[float, np.ndarray]]) -> list[tuple[float, np.ndarray]]:
     """One outline per card: of outlines lying on one another with about the same size (a
     contour's inner and outer side, a frame printed just inside the card's edge), the
@@ -458,3 +574,4 @@ def upright_order(quad: np.ndarray) -> np.ndarray:
         quad = np.roll(quad, -1, axis=0)
     start = int(np.argmin(quad[[0, 2], 1])) * 2  # of the two short sides, the upper one first
     return np.roll(quad, -start, axis=0)
+

@@ -304,16 +304,22 @@ def read_face(face: np.ndarray, model: CardModel) -> tuple[RegionRead, RegionRea
 
 def read_card(bgr: np.ndarray, quad: np.ndarray, model: CardModel) -> CardRead:
     """Read one card outline, both ways up (a card may lie turned). The read must hold when
-    the outline is taken a little smaller and a little larger (``STEADY``): a number read
-    only from one exact outline (the outline cut into a badge, a blurred digit) is unsure."""
+    the outline is taken a little smaller or a little larger (``STEADY``), and neither may
+    read another code: a number read only from one exact outline (the outline cut into a
+    badge, a blurred digit) is unsure. (A blurred card read from an outline a pixel too large
+    may be unsure at the larger one: the smaller one confirms it.)"""
     first = _read_once(bgr, quad, model)
     if first.card is None:
         return first
     centre = quad.mean(axis=0)
+    confirmed = 0
     for scale in STEADY:
         again = _read_once(bgr, centre + (quad - centre) * scale, model)
-        if again.card is None or again.card.code != first.card.code:
+        if again.card is not None and again.card.code != first.card.code:
             return CardRead(None, 0.0, quad, "the read changes when the outline moves a little")
+        confirmed += again.card is not None
+    if not confirmed:
+        return CardRead(None, 0.0, quad, "the read holds only for the outline exactly as found")
     return first
 
 
