@@ -33,6 +33,9 @@ MIN_SUPPORT = 0.62
 """Fraction of an outline's length that must lie on an edge."""
 MAX_HYPOTHESES = 40
 """Outlines proposed from corners that are looked at closely, best supported first."""
+CLEARLY_OFF = 0.05
+"""An outline whose proportions are off the card's by more than this fraction is clearly not
+the card's, when another outline on it has them."""
 MIN_LONG_SIDE = 36.0
 """The smallest card outline looked for when its size is not known (px)."""
 
@@ -106,7 +109,7 @@ def find_cards(bgr: np.ndarray, shape: CardShape = CardShape()) -> list[np.ndarr
                 continue  # one card's corners propose it many times over
             looked.append(quads[k])
             search.consider(quads[k])
-    kept = _distinct(search.found)
+    kept = _distinct(search.found, search.aspect_error)
     return [upright_order(refined(bgr, quad / factor)) for _, quad in kept]
 
 
@@ -193,6 +196,18 @@ class _Search:
             back = cv2.perspectiveTransform(rectangle.reshape(1, -1, 2), to_image)[0]
             quads.extend(back.reshape(n, 4, 2) / scale)
         return quads
+
+    def aspect_error(self, quad: np.ndarray) -> float:
+        """How far an outline's proportions on the table are from the card's (0 when the
+        table is not known: a photo's card may have any proportions)."""
+        if self.shape.to_table is None:
+            return 0.0
+        on_table = cv2.perspectiveTransform((quad / self.factor)[None], self.shape.to_table)[0]
+        short_mm, long_mm = self.shape.size_mm
+        sides = np.linalg.norm(on_table - np.roll(on_table, -1, axis=0), axis=1)
+        first, second = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
+        seen = max(first, second) / max(min(first, second), 1e-9)
+        return abs(seen / (long_mm / short_mm) - 1)
 
     def _fits(self, quad: np.ndarray, slack: float = 1.0) -> bool:
         if self.shape.to_table is None:
@@ -536,11 +551,14 @@ def _edge_line(bgr: np.ndarray, a: np.ndarray, b: np.ndarray, inside: np.ndarray
     return (p0, p1), best
 
 
-def _distinct(found: list[tuple[float, np.ndarray]]) -> list[tuple[float, np.ndarray]]:
+def _distinct(found: list[tuple[float, np.ndarray]],
+              aspect_error: Callable[[np.ndarray], float]) -> list[tuple[float, np.ndarray]]:
     """One outline per card: of outlines lying on one another with about the same size (a
     contour's inner and outer side, a frame printed just inside the card's edge), the
-    outermost well-supported one is the card. A smaller one inside stays a candidate of its
-    own (a printed panel of card proportions): the reader tells it is no card."""
+    outermost well-supported one is the card, unless its proportions are clearly not the
+    card's and an inner one's are (an outline that ran on along a line on the table). A
+    smaller one inside stays a candidate of its own (a printed panel of card proportions):
+    the reader tells it is no card."""
     ordered = sorted(found, key=lambda item: -cv2.contourArea(item[1].astype(np.float32)))
     kept: list[tuple[float, np.ndarray]] = []
     for support, quad in ordered:
@@ -555,6 +573,10 @@ def _distinct(found: list[tuple[float, np.ndarray]]) -> list[tuple[float, np.nda
             kept.append((support, quad))
         elif support > kept[clash][0] + 0.15:
             kept[clash] = (support, quad)  # the outer one was a poor fit: the inner is the card
+        else:
+            outer, inner = aspect_error(kept[clash][1]), aspect_error(quad)
+            if outer > CLEARLY_OFF and inner < outer / 2:
+                kept[clash] = (support, quad)
     return sorted(kept, key=lambda item: -item[0])
 
 
