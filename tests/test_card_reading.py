@@ -10,15 +10,20 @@ from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
-from calibration.teach import Taught, TeachingError, TeachingPhoto, missing_codes, teach
+import vision.cards as cards_module
+from calibration.teach import (COPIES, Taught, TeachingError, TeachingPhoto, _align, _discover,
+                               _find, _printed_alike, _refine, find_in_photo, missing_codes,
+                               teach)
 from companion.rules import Card
 from tests.scenes import DECK, card_table, read_card_table, teaching_photo
-from vision.card_finder import CardShape, find_cards
-from vision.cards import CardModel, read_card
+from vision.card_finder import CardShape, find_cards, refined
+from vision.cards import CardModel, CardRead, read_card
 from vision.config import Calibration, CalibrationError, load_calibration
+from vision.layout import CARD_SIZE
 from vision.synthetic.card_faces import DECKS
 from vision.synthetic.teaching import DEMO_DECK, demo_model, teach_deck
 
@@ -43,12 +48,11 @@ def read_tables(deck: str, model: CardModel, scenes: int = SCENES, first: int = 
     return readable, right, wrong
 
 
-#: Where each deck stands (read rate of the readable cards over these tables): the reference
-#: deck meets the 99 % aimed at; the three unlike styles do not yet (a number inside a ring on a
-#: dark face is told from another of the same shape by its ring's colour, which the taught
-#: place leaves out; full-bleed art hides a card's edge). These are floors against regressions,
-#: not the aim; no deck may ever be misread.
-FLOORS = {"reference": 0.99, "starfield": 0.88, "parchment": 0.88, "fullbleed": 0.78}
+#: Where each deck stands (read rate of the readable cards over these tables): all four read
+#: all or all but one of their cards here (on the bench's 40 other tables: 100, 99.4, 98.6 and
+#: 97.1 %; a full-bleed card's edge is lost in places against a busy table). These are floors
+#: against regressions, not the aim; no deck may ever be misread.
+FLOORS = {"reference": 0.99, "starfield": 0.97, "parchment": 0.97, "fullbleed": 0.95}
 
 
 @pytest.mark.parametrize("deck", list(FLOORS))
@@ -138,3 +142,96 @@ def test_the_demo_deck_shipped_is_the_reference_deck_as_taught_today():
         demo_model().to_json()).to_json()["kind"]
     readable, right, wrong = read_tables("reference", demo_model(), scenes=8, first=200)
     assert wrong == [] and right / readable >= 0.97
+
+
+# -- the pieces the read rate rests on ----------------------------------------------------------
+
+def _outline_error(found: np.ndarray, truth: np.ndarray) -> float:
+    """The largest corner distance between two outlines, whichever corner each starts at."""
+    return min(float(np.abs(np.roll(found, k, axis=0) - truth).max()) for k in range(4))
+
+
+def test_an_outline_a_few_pixels_off_is_put_onto_the_cards_edge():
+    """The finder works on a shrunken image: its corners are a pixel or two off there, more in
+    the full image, and a coordinate's place is taken from them. Refined, outlines moved up
+    to 3.5 px off come back towards the card's edge, on every deck's art (a full-bleed
+    painting's shapes run up to its edge; a printed frame lies just inside it)."""
+    for name in ("reference", "fullbleed", "parchment"):
+        rng = np.random.default_rng(3)
+        before, after = [], []
+        for seed in range(4):
+            table = card_table(DECKS[name], seed)
+            for truth in table.readable:
+                off = truth.corners + rng.uniform(-3.5, 3.5, (4, 2))
+                before.append(_outline_error(off, truth.corners))
+                after.append(_outline_error(refined(table.frame.image, off), truth.corners))
+        assert len(after) >= 10, name
+        assert np.median(after) <= 0.85 * np.median(before), (name, after)
+
+
+def test_a_teaching_photo_whose_card_fades_into_the_surface_is_found_whole():
+    """A full-bleed card on wood, the lower part of one side much the colour of the wood: the
+    finder's outlines run past that side, and the one kept is the card's (its weakest side
+    still stands out), not a larger outline nor the white index panel printed on it."""
+    card = Card.parse("B3/O4")
+    photo = teaching_photo(DECKS["fullbleed"], card, 1000 + CODES.index(card.code),
+                           copy=CODES.index(card.code))
+    quad = find_in_photo(photo)
+    assert quad is not None
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    long_, short = max(sides[0], sides[1]), min(sides[0], sides[1])
+    assert abs(long_ / short - 87 / 56) < 0.1  # the card's proportions (the photo is tilted)
+    # not the index panel (about 7,000 px), nor the outline past the faded side (154,000 px)
+    assert 100_000 < cv2.contourArea(quad.astype(np.float32)) < 135_000
+
+
+@pytest.mark.parametrize("deck, turned", [("reference", False), ("fullbleed", True)])
+def test_a_deck_printing_both_coordinates_alike_teaches_each_look_at_both_places(deck, turned):
+    """The reference deck prints its two coordinates alike; the full-bleed one prints the
+    bottom one turned half round in the other corner: either way a coordinate's photos at one
+    place teach it at the other too. Only coordinates printed at both places are shared."""
+    result = taught(deck)
+    top, bottom = result.model.looks
+    tops = {code.split("/")[0] for code in result.model.codes}
+    bottoms = {code.split("/")[1] for code in result.model.codes}
+    shared = set(top.labels) & set(bottom.labels)
+    assert shared == tops & bottoms != set()  # green is printed at the top and at the bottom
+    assert set(top.labels) == tops and set(bottom.labels) == bottoms  # and nothing else moves
+    for label in shared:  # every taught photo showing it, at either place, teaches it
+        showing = sum(label in code.split("/") for code in result.model.codes)
+        assert top.labels.count(label) == bottom.labels.count(label) == showing * COPIES
+    cards = [_find(TeachingPhoto(f"{code}.png", teaching_photo(DECKS[deck], Card.parse(code),
+                                                               1000 + k, copy=k),
+                                 Card.parse(code))) for k, code in enumerate(CODES)]
+    _align(cards)
+    regions = _discover(cards)
+    alike = _printed_alike(cards, (_refine(cards, regions[0], 0), _refine(cards, regions[1], 1)))
+    assert alike is not None and alike[1] is turned
+
+
+def test_a_read_holds_when_one_nudged_outline_is_unsure_but_never_when_one_reads_another():
+    model = taught("reference").model
+    table = card_table(DECKS["reference"], 11)
+    image = table.frame.image
+    truth = table.readable[0]
+    quad = next(q for q in find_cards(image, CardShape.on_table(
+        model.aspect, CARD_SIZE[1], np.linalg.inv(table.frame.table_to_image),
+        at=(image.shape[1] / 2, image.shape[0] / 2)))
+        if np.linalg.norm(q.mean(axis=0) - truth.corners.mean(axis=0)) < 12)
+    assert read_card(image, quad, model).card == Card.parse(truth.label)
+    other = next(code for code in sorted(model.codes) if code != truth.label)
+    first = cards_module._read_once(image, quad, model)
+
+    def nudged_reads(*answers: str | None):
+        """``_read_once`` answering as read for the outline itself, then ``answers`` for the
+        outline taken smaller and larger."""
+        replies = iter([first] + [CardRead(None, 0.0, quad, "unsure") if a is None
+                                  else CardRead(Card.parse(a), 0.5, quad) for a in answers])
+        return lambda *_: next(replies)
+
+    for answers, expected in (((None, truth.label), truth.label), ((None, None), None),
+                              ((truth.label, other), None)):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(cards_module, "_read_once", nudged_reads(*answers))
+            read = read_card(image, quad, model)
+        assert (read.card.code if read.card else None) == expected, answers
