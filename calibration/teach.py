@@ -246,12 +246,11 @@ def find_in_photo(image: np.ndarray) -> np.ndarray | None:
     quads += [quad for part in PHOTO_CARD_SIZES for quad in find_cards(
         image, CardShape(PHOTO_ASPECT, long_px=part * image.shape[0]))]
     cut = _foreground_quad(image)
-    best, _ = _best_outline(image, quads + ([] if cut is None else [cut]))
+    best = _best_outline(image, quads + ([] if cut is None else [cut]))
     return None if best is None else upright_order(best)
 
 
-def _best_outline(image: np.ndarray, quads: list[np.ndarray]
-                  ) -> tuple[np.ndarray | None, float]:
+def _best_outline(image: np.ndarray, quads: list[np.ndarray]) -> np.ndarray | None:
     best, best_score = None, 0.0
     for quad in quads:
         for candidate in _whole(image, quad):
@@ -260,7 +259,7 @@ def _best_outline(image: np.ndarray, quads: list[np.ndarray]
             score = _photo_score(image, candidate)
             if score > best_score:
                 best, best_score = candidate, score
-    return best, best_score
+    return best
 
 
 def _whole(image: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
@@ -309,8 +308,10 @@ def _foreground_quad(image: np.ndarray) -> np.ndarray | None:
     mask = np.zeros((h, w), np.uint8)
     background, foreground = np.zeros((1, 65)), np.zeros((1, 65))
     margin = max(4, min(h, w) // 25)
-    cv2.setRNGSeed(1)  # GrabCut starts from OpenCV's shared random numbers: the same photo
-    try:               # must teach the same model whatever ran before
+    # GrabCut starts from OpenCV's shared random numbers: the same photo must teach the same
+    # model whatever ran before it
+    cv2.setRNGSeed(1)
+    try:
         cv2.grabCut(small, mask, (margin, margin, w - 2 * margin, h - 2 * margin), background,
                     foreground, 4, cv2.GC_INIT_WITH_RECT)
     except cv2.error:

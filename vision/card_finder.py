@@ -5,8 +5,10 @@ outline is where the image changes, in brightness or in colour, all around it. E
 each channel of the Lab image, closed into contours, and every contour is fitted with a
 quadrilateral: directly when it has four sides, or from its four longest sides when something
 (a chip, another card) covers a corner. A quadrilateral stays a candidate when its proportions
-and size fit a card and its sides lie on edges along most of their length. The reader decides
-what a candidate is: anything it cannot read for sure is not a card.
+and size fit a card and its sides lie on edges along most of their length. Last, each side is
+put onto the straight change of colour it lies on in the full image (the shrunken image
+places it only to a pixel or two there). The reader decides what a candidate is: anything it
+cannot read for sure is not a card.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ printed at the table's standard size."""
 """Seen long side over the expected one, when the size is known."""
 MIN_SUPPORT = 0.62
 """Fraction of an outline's length that must lie on an edge."""
-MAX_HYPOTHESES = 40
+MAX_HYPOTHESES = 20
 """Outlines proposed from corners that are looked at closely, best supported first."""
 CLEARLY_OFF = 0.05
 """An outline whose proportions are off the card's by more than this fraction is clearly not
