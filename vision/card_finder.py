@@ -435,11 +435,7 @@ def snapped(near: np.ndarray, quad: np.ndarray) -> np.ndarray:
         centre = middles[side] + SNAP_SHIFTS[shift] * normal[side, turn]
         direction = along[side, turn] * halves[side]
         lines.append((centre - direction, centre + direction))
-    corners = []
-    for k in range(4):
-        crossing = _intersection(lines[k - 1], lines[k])
-        corners.append(quad[k] if crossing is None else crossing)
-    return np.array(corners)
+    return _corners_of(lines, quad)
 
 
 REFINE_SAMPLES = 24
