@@ -201,8 +201,12 @@ def teach_folder(folder: str | Path) -> Taught:
 
 
 def teach(photos: list[TeachingPhoto]) -> Taught:
-    cards = [_find(photo) for photo in photos]
-    if all(photo.taps is not None for photo in photos):
+    return _teach([_find(photo) for photo in photos])
+
+
+def _teach(cards: list[_Card]) -> Taught:
+    """A deck taught from the cards found in its photos (one card per photo)."""
+    if all(card.photo.taps is not None for card in cards):
         regions = _regions_from_taps(cards)
     else:
         _align(cards)
@@ -230,7 +234,7 @@ def teach(photos: list[TeachingPhoto]) -> Taught:
     weak, pairs = _check(kept, model, rows)
     weak = tuple(sorted(set(weak) | {cards[k].photo.card.code for k in odd}))
     model = CardModel(regions, looks, codes, aspect, pairs, weak)
-    return Taught(model, len(photos), len(codes), (), weak)
+    return Taught(model, len(cards), len(codes), (), weak)
 
 
 # -- finding the card in a photo ---------------------------------------------------------------

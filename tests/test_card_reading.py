@@ -15,17 +15,18 @@ import numpy as np
 import pytest
 
 import vision.cards as cards_module
-from calibration.teach import (COPIES, Taught, TeachingError, TeachingPhoto, _align, _discover,
-                               _find, _printed_alike, _refine, find_in_photo, missing_codes,
-                               teach)
+from calibration.teach import (COPIES, Taught, TeachingError, TeachingPhoto, _align, _Card,
+                               _discover, _find, _printed_alike, _refine, _teach, find_in_photo,
+                               missing_codes, teach)
 from companion.rules import Card
 from tests.scenes import DECK, card_table, read_card_table, teaching_photo
 from vision.card_finder import CardShape, find_cards, refined
-from vision.cards import CardModel, CardRead, read_card
+from vision.cards import (CardModel, CardRead, lab_face, read_card, read_region,
+                          upright_face)
 from vision.config import Calibration, CalibrationError, load_calibration
 from vision.layout import CARD_SIZE
 from vision.synthetic.card_faces import DECKS
-from vision.synthetic.teaching import DEMO_DECK, demo_model, teach_deck
+from vision.synthetic.teaching import DEMO_DECK, demo_model, teaching_photos
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 SCENES = 24
@@ -33,8 +34,14 @@ CODES = sorted({card.code for card in DECK})
 
 
 @cache
+def found(deck: str) -> tuple[_Card, ...]:
+    """The cards found in the deck's teaching photos (finding them is most of teaching)."""
+    return tuple(_find(photo) for photo in teaching_photos(DECKS[deck]))
+
+
+@cache
 def taught(deck: str) -> Taught:
-    return teach_deck(DECKS[deck])
+    return _teach([replace(card) for card in found(deck)])
 
 
 def read_tables(deck: str, model: CardModel, scenes: int = SCENES, first: int = 0):
@@ -95,13 +102,16 @@ def test_a_code_never_taught_is_left_unsure_not_read_as_another():
 
 def test_teaching_says_which_codes_to_photograph_again():
     """Two photos with their labels swapped: the model learned them wrongly, and says so."""
-    deck, codes = DECKS["reference"], CODES[:30]
-    photos = [TeachingPhoto(f"{c}.png", teaching_photo(deck, Card.parse(c), 1000 + k, copy=k),
-                            Card.parse(c)) for k, c in enumerate(codes)]
+    codes = CODES[:30]
+    cards = [replace(card) for card in found("reference")[:30]]
+    assert [card.photo.card.code for card in cards] == codes
     a, b = codes.index("B1/G2"), codes.index("B3/O4")
-    photos[a], photos[b] = (TeachingPhoto(photos[a].name, photos[b].image, photos[a].card),
-                            TeachingPhoto(photos[b].name, photos[a].image, photos[b].card))
-    result = teach(photos)
+
+    def labelled(card: _Card, code: str) -> _Card:
+        return replace(card, photo=replace(card.photo, card=Card.parse(code)))
+
+    cards[a], cards[b] = labelled(cards[b], codes[a]), labelled(cards[a], codes[b])
+    result = _teach(cards)
     assert {"B1/G2", "B3/O4"} <= set(result.weak)
 
 
@@ -200,9 +210,7 @@ def test_a_deck_printing_both_coordinates_alike_teaches_each_look_at_both_places
     for label in shared:  # every taught photo showing it, at either place, teaches it
         showing = sum(label in code.split("/") for code in result.model.codes)
         assert top.labels.count(label) == bottom.labels.count(label) == showing * COPIES
-    cards = [_find(TeachingPhoto(f"{code}.png", teaching_photo(DECKS[deck], Card.parse(code),
-                                                               1000 + k, copy=k),
-                                 Card.parse(code))) for k, code in enumerate(CODES)]
+    cards = [replace(card) for card in found(deck)]
     _align(cards)
     regions = _discover(cards)
     alike = _printed_alike(cards, (_refine(cards, regions[0], 0), _refine(cards, regions[1], 1)))
@@ -235,3 +243,24 @@ def test_a_read_holds_when_one_nudged_outline_is_unsure_but_never_when_one_reads
             patch.setattr(cards_module, "_read_once", nudged_reads(*answers))
             read = read_card(image, quad, model)
         assert (read.card.code if read.card else None) == expected, answers
+
+
+def test_a_coordinate_barely_like_any_taught_look_must_stand_out_more_to_be_read():
+    """Near its region's limit, a look is barely like any taught one (an outline run off the
+    card, a badge half covered): it must then beat the next coordinate by ``FAR_MARGIN``, not
+    just ``MIN_MARGIN``."""
+    model = taught("reference").model
+    table = card_table(DECKS["reference"], 11)
+    image, truth = table.frame.image, table.readable[0]
+    card = read_card(image, truth.corners, model)
+    assert card.card == Card.parse(truth.label)
+    lab = lab_face(upright_face(image, card.corners))
+    region, looks = model.regions[0], model.looks[0]
+    read = read_region(lab, region, looks)
+    assert read.known and not read.far and read.coordinate == str(card.card.top)
+    at_limit = read_region(lab, region, replace(looks, limit=read.distance / 0.9))
+    assert at_limit.known and at_limit.far
+    between = (cards_module.MIN_MARGIN + cards_module.FAR_MARGIN) / 2
+    assert replace(read, margin=between).clear
+    assert not replace(at_limit, margin=between).clear
+    assert replace(at_limit, margin=cards_module.FAR_MARGIN).clear

@@ -44,13 +44,17 @@ def teaching_photo(deck: Deck, card: Card, seed: int, copy: int = 0) -> np.ndarr
     return render(scene, view, light, seed).image
 
 
-def teach_deck(deck: Deck) -> Taught:
-    """``deck`` taught from one photo per card code of the box (each of another copy)."""
+def teaching_photos(deck: Deck) -> list[TeachingPhoto]:
+    """One photo per card code of the box, each of another copy."""
     codes = sorted({card.code for card in load_box().deck})
-    photos = [TeachingPhoto(f"{code.replace('/', '-')}.png",
-                            teaching_photo(deck, Card.parse(code), 1000 + k, copy=k),
-                            Card.parse(code)) for k, code in enumerate(codes)]
-    return teach(photos)
+    return [TeachingPhoto(f"{code.replace('/', '-')}.png",
+                          teaching_photo(deck, Card.parse(code), 1000 + k, copy=k),
+                          Card.parse(code)) for k, code in enumerate(codes)]
+
+
+def teach_deck(deck: Deck) -> Taught:
+    """``deck`` taught from one photo per card code of the box."""
+    return teach(teaching_photos(deck))
 
 
 @lru_cache(maxsize=1)
