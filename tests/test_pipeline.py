@@ -17,6 +17,7 @@ from vision.stickers import Box
 from vision.synthetic.playback import TablePlayback
 from vision.synthetic.teaching import demo_calibration, demo_model
 from vision.synthetic.scene import Degradation, Scene, View, render
+from tests.bench.vision_bench import pile_sequence
 
 
 def test_change_tracker_hands_out_a_region_once_it_has_settled():
@@ -112,3 +113,21 @@ def test_a_deck_taught_while_the_camera_runs_is_read_from_the_next_frame_on():
     assert first.cards == () and any(p.kind == "cards_not_taught" for p in first.problems)
     calibration.cards = demo_model()  # as the teaching screen does
     assert [c.code for c in pipeline.read_still(image).cards] == ["B3/G2"]
+
+
+def test_a_card_laid_on_the_pile_is_proposed_within_three_frames_of_the_hand_leaving():
+    """The hand passes over the table while the card is laid, so much of the frame waits to
+    be read; the window over the middle of the pile is read first, and the debouncer's three
+    steady frames are all the card waits."""
+    frames, calibration = pile_sequence(states=5)
+    pipeline = Pipeline(calibration)
+    waits, waiting = [], None
+    for index, (image, laid) in enumerate(frames):
+        stable = pipeline.process(image).stable.cards
+        if laid is not None:
+            waiting = (laid, index)
+        if waiting and any(c.code == waiting[0] and c.zone == "discard" for c in stable):
+            waits.append(index - waiting[1] + 1)
+            waiting = None
+    assert waiting is None and len(waits) == 5
+    assert max(waits) <= 3, waits

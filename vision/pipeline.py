@@ -141,11 +141,12 @@ class Pipeline:
             box = box.clip(w, h)  # whole tiles at the region's edge, and all of what was there
             self._found = [f for f in self._found if f not in stale]
             # the pile and the tray first (a card played, a tile shown), whichever change
-            # they came with; within each, the newest change first (what a player just did).
-            # Windows still waiting inside this box are read again with it: dropped.
+            # they came with, and the middle of the pile first of all (where a card is laid);
+            # within each, the newest change first (what a player just did). Windows still
+            # waiting inside this box are read again with it: dropped.
             areas = self._card_areas(w, h)
             queue = _windows(box) + [b for b in self._waiting if not _inside(b, box)]
-            self._waiting = sorted(queue, key=lambda b: not any(b.overlaps(a) for a in areas))
+            self._waiting = sorted(queue, key=lambda b: _reading_order(b, areas))
         reads = 0
         while self._waiting and reads < READS_PER_FRAME:
             window = self._waiting.pop(0)
@@ -286,6 +287,15 @@ def _card_areas(layout: TableLayout, rectification: Rectification | None, width:
         areas.append(Box(int(x0 - reach), int(y0 - reach), int(x1 - x0 + 2 * reach),
                          int(y1 - y0 + 2 * reach)).clip(width, height))
     return areas
+
+
+def _reading_order(window: Box, areas: list[Box]) -> tuple[bool, bool]:
+    """Windows over a card area before others, and the window holding an area's middle
+    before them: a card is laid on the middle of the pile, and it should be read in the
+    first frame after the hand has left, whatever else changed since it was laid."""
+    over = [area for area in areas if window.overlaps(area)]
+    return not over, not any(window.contains(area.x + area.w / 2, area.y + area.h / 2)
+                             for area in over)
 
 
 def _windows(box: Box) -> list[Box]:
