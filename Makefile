@@ -40,10 +40,14 @@ export KIVY_HOME := $(CURDIR)/.kivy
 run: setup
 	$(BIN)/companion run
 
+# The tests run in two processes, a test file to each at a time (the card reading tests teach
+# four decks, minutes of one core, while the others run beside them).
+TEST_WORKERS ?= 2
+
 test: setup
 	$(BIN)/ruff check .
 	$(BIN)/mypy companion
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 bench: setup
 	$(BIN)/python tests/bench/run.py
