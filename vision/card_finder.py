@@ -35,6 +35,9 @@ MIN_SUPPORT = 0.62
 """Fraction of an outline's length that must lie on an edge."""
 MAX_HYPOTHESES = 20
 """Outlines proposed from corners that are looked at closely, best supported first."""
+BETTER_SUPPORT = 0.07
+"""Of two outlines on one card, an inner one lying on edges along this much more of its
+length is the card: on a pile, an outer outline joins sides of cards beneath."""
 CLEARLY_OFF = 0.05
 """An outline whose proportions are off the card's by more than this fraction is clearly not
 the card's, when another outline on it has them."""
@@ -569,7 +572,7 @@ def _distinct(found: list[tuple[float, np.ndarray]],
                       and _overlap(quad, other) > 0.5), None)
         if clash is None:
             kept.append((support, quad))
-        elif support > kept[clash][0] + 0.15:
+        elif support > kept[clash][0] + BETTER_SUPPORT:
             kept[clash] = (support, quad)  # the outer one was a poor fit: the inner is the card
         else:
             outer, inner = aspect_error(kept[clash][1]), aspect_error(quad)
