@@ -402,12 +402,8 @@ def _supports(near: np.ndarray, quads: np.ndarray, samples: int = 24) -> np.ndar
 
 def _support(near: np.ndarray, quad: np.ndarray) -> float:
     """The fraction of the outline's length that lies on an edge (within a pixel)."""
-    hits = total = 0
-    for k in range(4):
-        points = _side_points(quad[k], quad[(k + 1) % 4])
-        hits += int(_hits(near, points).sum())
-        total += len(points)
-    return hits / max(total, 1)
+    points = np.concatenate([_side_points(quad[k], quad[(k + 1) % 4]) for k in range(4)])
+    return float(_hits(near, points).mean())
 
 
 SNAP_SHIFTS = np.arange(-3.0, 3.5, 1.0)
