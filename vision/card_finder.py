@@ -27,10 +27,10 @@ ASPECT_TOLERANCE = 0.25
 35 degrees shortens one direction by a fifth (on a calibrated table, outlines are checked in
 table millimetres, to a quarter of this)."""
 SIZE_TOLERANCE = (0.7, 1.35)
+"""Seen long side over the expected one, when the size is known."""
 SIZE_STEPS = (0.93, 1.0, 1.07)
 """Card sizes tried from a corner, as fractions of the size expected: a deck need not be
 printed at the table's standard size."""
-"""Seen long side over the expected one, when the size is known."""
 MIN_SUPPORT = 0.62
 """Fraction of an outline's length that must lie on an edge."""
 MAX_HYPOTHESES = 20
@@ -552,8 +552,10 @@ def _distinct(found: list[tuple[float, np.ndarray]],
               aspect_error: Callable[[np.ndarray], float]) -> list[tuple[float, np.ndarray]]:
     """One outline per card: of outlines lying on one another with about the same size (a
     contour's inner and outer side, a frame printed just inside the card's edge), the
-    outermost well-supported one is the card, unless its proportions are clearly not the
-    card's and an inner one's are (an outline that ran on along a line on the table). A
+    outermost one is the card, unless an inner one lies on edges along ``BETTER_SUPPORT``
+    more of its length (an outer outline joining sides of cards beneath, on a pile) or the
+    outer one's proportions are clearly not the card's and an inner one's are (an outline
+    that ran on along a line on the table). A
     smaller one inside stays a candidate of its own (a printed panel of card proportions):
     the reader tells it is no card."""
     ordered = sorted(found, key=lambda item: -cv2.contourArea(item[1].astype(np.float32)))
