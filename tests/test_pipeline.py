@@ -17,7 +17,7 @@ from vision.stickers import Box
 from vision.synthetic.playback import TablePlayback
 from vision.synthetic.teaching import demo_calibration, demo_model
 from vision.synthetic.scene import Degradation, Scene, View, render
-from tests.bench.vision_bench import pile_sequence
+from tests.bench.vision_bench import laid_card_waits, pile_sequence
 
 
 def test_change_tracker_hands_out_a_region_once_it_has_settled():
@@ -121,14 +121,6 @@ def test_a_card_laid_on_the_pile_is_proposed_within_three_frames_of_the_hand_lea
     steady frames are all the card waits. Sixteen cards end up on the pile: an outline
     joining the top card's sides with those of cards beneath is not taken for it."""
     frames, calibration = pile_sequence(states=16)
-    pipeline = Pipeline(calibration)
-    waits, waiting = [], None
-    for index, (image, laid) in enumerate(frames):
-        stable = pipeline.process(image).stable.cards
-        if laid is not None:
-            waiting = (laid, index)
-        if waiting and any(c.code == waiting[0] and c.zone == "discard" for c in stable):
-            waits.append(index - waiting[1] + 1)
-            waiting = None
-    assert waiting is None and len(waits) == 16
-    assert max(waits) <= 3, waits
+    waits = laid_card_waits(frames, Pipeline(calibration))
+    assert len(waits) == 16 and None not in waits, waits
+    assert max(w for w in waits if w is not None) <= 3, waits

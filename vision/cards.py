@@ -44,8 +44,9 @@ NEAR_LIMIT = 0.8
 outline run off the card, a badge half covered): it must then beat every other coordinate by
 ``FAR_MARGIN``. On the test decks' tables, right reads come this far in under 1 in 300."""
 FAR_MARGIN = 0.3
-"""The margin a region read beyond ``NEAR_LIMIT`` needs (right reads that far still beat
-the next coordinate by 0.3 or more; the one misread seen there by 0.18)."""
+"""The margin a region read beyond ``NEAR_LIMIT`` needs (on the test decks' tables, all but
+one right read in 300 that far beat the next coordinate by more; the one misread seen there,
+by 0.18)."""
 MIN_TURN_RATIO = 1.25
 """When both ways up read as two different taught codes, how much better one must fit."""
 STEADY = (0.985, 1.015)
