@@ -46,6 +46,32 @@ def test_the_homography_maps_the_table_within_two_millimetres(seed):
     assert np.linalg.norm(back - probes, axis=1).max() < 2.0
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_a_quick_look_finds_the_corner_markers_as_precisely_as_a_full_one(seed):
+    _, frame = table_frame(seed, Degradation.random(random.Random(seed), 0.6))
+    markers = MarkerDetector().detect(cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY),
+                                      quick=True)
+    truth = {int(t.label): t.corners for t in frame.truth if t.kind == "marker"}
+    assert {m.marker_id for m in markers} >= {0, 1, 2, 3}
+    for marker in markers:
+        error = np.linalg.norm(np.array(marker.corners) - truth[marker.marker_id], axis=1)
+        assert error.max() < 1.5  # pixels
+
+
+def test_a_quick_look_that_finds_too_few_markers_looks_at_the_full_image():
+    _, frame = table_frame(3, Degradation(noise=2))
+    image = frame.image.copy()
+    for truth in frame.truth:
+        if truth.kind == "marker" and int(truth.label) < 4:  # cover the large corner markers
+            x0, y0 = np.array(truth.corners).min(axis=0).astype(int) - 12
+            x1, y1 = np.array(truth.corners).max(axis=0).astype(int) + 12
+            image[max(y0, 0):y1, max(x0, 0):x1] = (60, 90, 50)
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    # the small tray markers, about 19 px a side, are too small for the half-size look
+    assert MarkerDetector()._half_size(gray) == []
+    assert {m.marker_id for m in MarkerDetector().detect(gray, quick=True)} == {4, 5, 6, 7}
+
+
 def test_one_marker_is_not_enough():
     scene, frame = table_frame(1)
     markers = MarkerDetector().detect(cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY))

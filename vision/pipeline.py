@@ -106,7 +106,7 @@ class Pipeline:
         if problem is not None:
             return Observation(problems=(problem,))
         gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
-        markers = self._markers.detect(gray)
+        markers = self._markers.detect(gray, quick=True)
         rectification = rectify(markers, self.layout) or self._calibrated(gray.shape)
         h, w = gray.shape
         found = self._read_box(bgr, gray, Box(0, 0, w, h), rectification, STILL_ATTEMPTS)
@@ -174,7 +174,7 @@ class Pipeline:
         return int(TILE_SIZE * 1.2 * self._rectification.px_per_mm(x, y))
 
     def _update_markers(self, gray: np.ndarray) -> None:
-        markers = self._markers.detect(gray)
+        markers = self._markers.detect(gray, quick=True)
         rectification = rectify(markers, self.layout)
         if rectification is not None:
             self._rectification = rectification

@@ -15,20 +15,67 @@ MIN_MARKERS = 2
 rectify the far side of the table reliably."""
 
 
+ENOUGH_AT_HALF_SIZE = 3
+"""Markers a half-size look must find to stand: fewer (a hand over one, markers too small to
+tell at half size) and the full image is looked at."""
+SMALLEST_AT_HALF_SIZE = 16.0
+"""A marker's side (half-size pixels) below which its corners are not taken from a half-size
+look: two or three pixels a cell, they are found a pixel or two off, too far to place again."""
+CORNER_WINDOW = 0.4
+"""Half the window in which a corner found at half size is placed again in the full image, as
+a fraction of the marker's cells (a wider window reaches the next cell's corner)."""
+
+
 class MarkerDetector:
     def __init__(self) -> None:
         dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, ARUCO_DICTIONARY))
         parameters = cv2.aruco.DetectorParameters()
         parameters.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
         self._detector = cv2.aruco.ArucoDetector(dictionary, parameters)
+        self._cells = dictionary.markerSize + 2  # the black border is one cell wide
+        rough = cv2.aruco.DetectorParameters()
+        rough.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
+        rough.minDistanceToBorder = 0  # markers at a frame's corners come close to it
+        self._rough = cv2.aruco.ArucoDetector(dictionary, rough)
 
-    def detect(self, gray: np.ndarray) -> list[MarkerSeen]:
+    def detect(self, gray: np.ndarray, quick: bool = False) -> list[MarkerSeen]:
+        """The markers in ``gray``, by id. ``quick`` looks in a half-size image first, in
+        half the time, and places the corners it finds again in the full image (to a tenth
+        of a pixel of a full look); the full image is looked at when that finds fewer than
+        ``ENOUGH_AT_HALF_SIZE``."""
+        if quick:
+            found = self._half_size(gray)
+            if len(found) >= ENOUGH_AT_HALF_SIZE:
+                return found
         corners, ids, _ = self._detector.detectMarkers(gray)
         if ids is None:
             return []
-        found = [MarkerSeen(int(i), to_corners(c.reshape(4, 2)))
-                 for c, i in zip(corners, ids.ravel())]
-        return sorted(found, key=lambda m: m.marker_id)
+        return _seen([c.reshape(4, 2) for c in corners], ids)
+
+    def _half_size(self, gray: np.ndarray) -> list[MarkerSeen]:
+        half = cv2.resize(gray, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+        corners, ids, _ = self._rough.detectMarkers(half)
+        if ids is None:
+            return []
+        criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.01)
+        placed, placed_ids = [], []
+        for found, marker_id in zip(corners, ids.ravel()):
+            found = found.reshape(4, 2).astype(np.float32)
+            side = float(np.linalg.norm(found - np.roll(found, 1, axis=0), axis=1).min())
+            if side < SMALLEST_AT_HALF_SIZE:
+                continue
+            # a half-size pixel averages two full ones: its centre lies half a pixel on
+            points = found * 2.0 + 0.5
+            reach = max(2, int(CORNER_WINDOW * 2 * side / self._cells))
+            placed.append(cv2.cornerSubPix(gray, points.reshape(-1, 1, 2), (reach, reach),
+                                           (-1, -1), criteria).reshape(4, 2))
+            placed_ids.append(marker_id)
+        return _seen(placed, np.array(placed_ids))
+
+
+def _seen(corners: list[np.ndarray], ids: np.ndarray) -> list[MarkerSeen]:
+    found = [MarkerSeen(int(i), to_corners(c)) for c, i in zip(corners, ids.ravel())]
+    return sorted(found, key=lambda m: m.marker_id)
 
 
 def to_corners(points: np.ndarray) -> Corners:
