@@ -86,8 +86,7 @@ def find_cards(bgr: np.ndarray, shape: CardShape = CardShape()) -> list[np.ndarr
     factor = 1.0
     if shape.long_px is not None and shape.long_px > WORK_LONG_SIDE:
         factor = WORK_LONG_SIDE / shape.long_px
-    small = bgr if factor == 1.0 else cv2.resize(bgr, None, fx=factor, fy=factor,
-                                                 interpolation=cv2.INTER_AREA)
+    small = bgr if factor == 1.0 else shrunk(bgr, factor)
     edges = edge_map(small)
     expected = None if shape.long_px is None else shape.long_px * factor
     search = _Search(edges, shape, factor, expected)
@@ -114,8 +113,27 @@ def find_cards(bgr: np.ndarray, shape: CardShape = CardShape()) -> list[np.ndarr
                 continue  # one card's corners propose it many times over
             looked.append(quads[k])
             search.consider(quads[k])
-    kept = _distinct(search.found, search.aspect_error)
+    kept = _distinct(search.look_closely(), search.aspect_error)
     return [upright_order(refined(bgr, quad / factor)) for _, quad in kept]
+
+
+ENLARGED_AT_MOST = 1.2
+"""How much an image averaged down by a whole number of pixels may be enlarged again to reach
+the working size: more, and it would be blurred."""
+
+
+def shrunk(bgr: np.ndarray, factor: float) -> np.ndarray:
+    """``bgr`` scaled by ``factor`` (< 1), each pixel the mean of those it covers. Where the
+    factor is a little over the inverse of a whole number, averaged down by that number
+    (OpenCV's fast path, five times quicker than averaging by a fraction) and enlarged the
+    little rest of the way: a pixel maps to the same place either way."""
+    whole = int(np.ceil(1.0 / factor - 1e-9))
+    if whole == 1 or factor * whole > ENLARGED_AT_MOST:
+        return cv2.resize(bgr, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+    averaged = cv2.resize(bgr, None, fx=1.0 / whole, fy=1.0 / whole,
+                          interpolation=cv2.INTER_AREA)
+    return cv2.resize(averaged, None, fx=factor * whole, fy=factor * whole,
+                      interpolation=cv2.INTER_LINEAR)
 
 
 class _Search:
@@ -130,7 +148,6 @@ class _Search:
         self.size = (width, height)
         self.low, self.high = _length_range(expected, width, height)
         self.tried: list[np.ndarray] = []
-        self.found: list[tuple[float, np.ndarray]] = []
 
     def contours(self, mask: np.ndarray, brushes: tuple[int, ...]) -> list[np.ndarray]:
         """Contours of ``mask`` closed with each brush, of about a card's extent, whole."""
@@ -157,22 +174,34 @@ class _Search:
         return np.zeros((0, 4)) if lines is None else lines.reshape(-1, 4).astype(np.float64)
 
     def consider(self, quad: np.ndarray | None) -> None:
+        """Keep ``quad`` to be looked at closely if it roughly fits a card and is new."""
         if quad is None or not self._fits(quad, slack=1.6):
             return
         if any(np.abs(quad - done).max() < 3.0 for done in self.tried):
             return  # the same outline found another way
         self.tried.append(quad)
+
+    def look_closely(self) -> list[tuple[float, np.ndarray]]:
+        """The outlines considered that lie on edges, each snapped onto them, with the
+        fraction of its length that does. All of them at once: one look at the edge map
+        for them all costs a fraction of one look each."""
         width, height = self.size
-        if quad.min() < 1 or quad[:, 0].max() > width - 2 or quad[:, 1].max() > height - 2:
-            return
-        if _support(self.roughly, quad) < MIN_SUPPORT:
-            return  # a contour's polygon lies a pixel or two off the edge: roughly
-        quad = snapped(self.near, quad)
-        if not self._fits(quad):
-            return
-        support = _support(self.near, quad)
-        if support >= MIN_SUPPORT:
-            self.found.append((support, quad))
+        inside = [quad for quad in self.tried if quad.min() >= 1 and
+                  quad[:, 0].max() <= width - 2 and quad[:, 1].max() <= height - 2]
+        if not inside:
+            return []
+        quads = np.array(inside)
+        # a contour's polygon lies a pixel or two off the edge: roughly
+        quads = quads[_supports_along(self.roughly, quads) >= MIN_SUPPORT]
+        if len(quads) == 0:
+            return []
+        quads = snapped_many(self.near, quads)
+        quads = quads[[self._fits(quad) for quad in quads]]
+        if len(quads) == 0:
+            return []
+        supports = _supports_along(self.near, quads)
+        return [(float(support), quad) for support, quad in zip(supports, quads)
+                if support >= MIN_SUPPORT]
 
     def table_corner(self, corners: np.ndarray, along_u: np.ndarray,
                      along_v: np.ndarray) -> list[np.ndarray]:
@@ -376,12 +405,6 @@ def _fits(quad: np.ndarray, aspect: float, low: float, high: float, slack: float
     return abs(long_ / short / aspect - 1) <= ASPECT_TOLERANCE * slack
 
 
-def _side_points(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    steps = max(4, int(np.linalg.norm(b - a)))
-    t = (np.arange(steps) + 0.5) / steps
-    return a[None] + t[:, None] * (b - a)[None]
-
-
 def _hits(near: np.ndarray, points: np.ndarray) -> np.ndarray:
     """Whether each point (..., 2) falls on the mask (points outside it do not)."""
     height, width = near.shape
@@ -400,10 +423,18 @@ def _supports(near: np.ndarray, quads: np.ndarray, samples: int = 24) -> np.ndar
     return _hits(near, points).reshape(len(quads), -1).mean(axis=1)
 
 
-def _support(near: np.ndarray, quad: np.ndarray) -> float:
-    """The fraction of the outline's length that lies on an edge (within a pixel)."""
-    points = np.concatenate([_side_points(quad[k], quad[(k + 1) % 4]) for k in range(4)])
-    return float(_hits(near, points).mean())
+def _supports_along(near: np.ndarray, quads: np.ndarray) -> np.ndarray:
+    """For each quadrilateral (N x 4 x 2), the fraction of its outline's length that lies on
+    an edge (within a pixel): a point every pixel along each side, at least four a side."""
+    starts = quads.reshape(-1, 2)
+    steps_along = np.roll(quads, -1, axis=1).reshape(-1, 2) - starts
+    steps = np.maximum(4, np.linalg.norm(steps_along, axis=1).astype(np.intp))
+    side = np.repeat(np.arange(len(steps)), steps)
+    first = np.cumsum(steps) - steps
+    t = (np.arange(int(steps.sum())) - first[side] + 0.5) / steps[side]
+    hits = _hits(near, starts[side] + t[:, None] * steps_along[side])
+    per_quad = steps.reshape(-1, 4).sum(axis=1)
+    return np.add.reduceat(hits.astype(np.intp), first[::4]) / per_quad
 
 
 SNAP_SHIFTS = np.arange(-3.0, 3.5, 1.0)
@@ -415,26 +446,32 @@ def snapped(near: np.ndarray, quad: np.ndarray) -> np.ndarray:
     """Each side moved (a few pixels, a few degrees) onto the edge that supports it best, and
     the corners found again where the sides meet: a contour's polygon is only roughly on the
     outline, and the reader needs the corners to the pixel."""
-    a, b = quad, np.roll(quad, -1, axis=0)
-    middles, halves = (a + b) / 2, np.linalg.norm(b - a, axis=1) / 2
-    units = (b - a) / np.maximum(2 * halves, 1e-9)[:, None]
+    return snapped_many(near, quad[None])[0]
+
+
+def snapped_many(near: np.ndarray, quads: np.ndarray) -> np.ndarray:
+    """``snapped`` for many quadrilaterals (N x 4 x 2) at once."""
+    a, b = quads, np.roll(quads, -1, axis=1)
+    middles, halves = (a + b) / 2, np.linalg.norm(b - a, axis=2) / 2  # N x 4 (x 2)
+    units = (b - a) / np.maximum(2 * halves, 1e-9)[..., None]
     cos, sin = np.cos(SNAP_TURNS), np.sin(SNAP_TURNS)
-    # along[side, turn] and normal[side, turn]: each side's direction turned a little
-    along = np.stack([units[:, None, 0] * cos - units[:, None, 1] * sin,
-                      units[:, None, 0] * sin + units[:, None, 1] * cos], axis=-1)
+    # along[quad, side, turn] and normal[quad, side, turn]: each side turned a little
+    along = np.stack([units[..., None, 0] * cos - units[..., None, 1] * sin,
+                      units[..., None, 0] * sin + units[..., None, 1] * cos], axis=-1)
     normal = np.stack([-along[..., 1], along[..., 0]], axis=-1)
-    t = np.linspace(-0.85, 0.85, SNAP_SAMPLES)[None, :] * halves[:, None]  # side x sample
-    points = (middles[:, None, None, None, :]
-              + SNAP_SHIFTS[None, None, :, None, None] * normal[:, :, None, None, :]
-              + t[:, None, None, :, None] * along[:, :, None, None, :])
-    scores = _hits(near, points).mean(axis=-1)  # side x turn x shift
-    lines = []
-    for side in range(4):
-        turn, shift = np.unravel_index(int(np.argmax(scores[side])), scores[side].shape)
-        centre = middles[side] + SNAP_SHIFTS[shift] * normal[side, turn]
-        direction = along[side, turn] * halves[side]
-        lines.append((centre - direction, centre + direction))
-    return _corners_of(lines, quad)
+    t = np.linspace(-0.85, 0.85, SNAP_SAMPLES) * halves[..., None]  # quad x side x sample
+    points = (middles[:, :, None, None, None, :]
+              + SNAP_SHIFTS[None, None, None, :, None, None] * normal[:, :, :, None, None, :]
+              + t[:, :, None, None, :, None] * along[:, :, :, None, None, :])
+    scores = _hits(near, points).mean(axis=-1)  # quad x side x turn x shift
+    best = scores.reshape(*scores.shape[:2], -1).argmax(axis=-1)  # the first best, as argmax
+    turn, shift = np.unravel_index(best, scores.shape[2:])
+    quad_index, side_index = np.indices(best.shape)
+    centres = middles + SNAP_SHIFTS[shift][..., None] * normal[quad_index, side_index, turn]
+    directions = along[quad_index, side_index, turn] * halves[..., None]
+    return np.array([_corners_of([(centre - direction, centre + direction) for centre, direction
+                                  in zip(centres[k], directions[k])], quads[k])
+                     for k in range(len(quads))])
 
 
 REFINE_SAMPLES = 24
