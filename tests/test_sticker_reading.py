@@ -14,7 +14,8 @@ import segno
 
 from tests.scenes import tiles_scene, tray_view
 from vision.pipeline import Pipeline
-from vision.stickers import ATTEMPTS, Box, read_stickers
+from vision.rectify import MarkerDetector
+from vision.stickers import ATTEMPTS, Box, decode_zxing, read_stickers, unread_patches
 from vision.synthetic.scene import Degradation, Scene, render
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
@@ -104,6 +105,23 @@ def test_the_upscale_fallback_is_kept_because_it_reads_more():
             total += len(read_stickers(gray, boxes, attempts).stickers)
         counts[attempts] = total
     assert counts[ATTEMPTS] > counts[("zxing",)]
+
+
+def test_the_table_markers_are_not_read_again_as_codes_that_were_missed():
+    scene, view = tiles_scene(3.5, 5, 4)
+    frame = render(scene, view, Degradation(noise=2), 4)
+    gray = cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY)
+    markers = [np.array(m.corners) for m in MarkerDetector().detect(gray)]
+    codes = [points for _, points in decode_zxing(gray)]
+    assert len(markers) == 4 and len(codes) == 5
+
+    def around_a_marker(patches: list[Box]) -> int:
+        return sum(any(p.contains(*m.mean(axis=0)) for p in patches) for m in markers)
+
+    # a marker is a square dense with sharp edges, as a code is: without being told, the
+    # patch finder takes each for a code missed
+    assert around_a_marker(unread_patches(gray, codes)) == 4
+    assert around_a_marker(unread_patches(gray, codes + markers)) == 0
 
 
 def _box_around(corners: np.ndarray) -> Box:

@@ -109,7 +109,8 @@ class Pipeline:
         markers = self._markers.detect(gray, quick=True)
         rectification = rectify(markers, self.layout) or self._calibrated(gray.shape)
         h, w = gray.shape
-        found = self._read_box(bgr, gray, Box(0, 0, w, h), rectification, STILL_ATTEMPTS)
+        found = self._read_box(bgr, gray, Box(0, 0, w, h), rectification, markers,
+                               STILL_ATTEMPTS)
         observation = _observation(found, markers)
         notes: tuple[Problem, ...] = ()
         if rectification is None:
@@ -150,7 +151,8 @@ class Pipeline:
         reads = 0
         while self._waiting and reads < READS_PER_FRAME:
             window = self._waiting.pop(0)
-            fresh = [f for f in self._read_box(bgr, gray, window, self._rectification)
+            fresh = [f for f in self._read_box(bgr, gray, window, self._rectification,
+                                               self._marker_list)
                      if window.contains(*f.center) and not self._worse_view(f)]
             self._found = [f for f in self._found
                            if not any(_near(f.center, n.center) for n in fresh)] + fresh
@@ -198,10 +200,11 @@ class Pipeline:
     # -- reading a region ----------------------------------------------------------------------
 
     def _read_box(self, bgr: np.ndarray, gray: np.ndarray, box: Box,
-                  rectification: Rectification | None,
+                  rectification: Rectification | None, markers: list[MarkerSeen],
                   attempts: tuple[str, ...] = ATTEMPTS) -> list[_Found]:
         found: list[_Found] = []
-        results = read_stickers(gray, [box], attempts)
+        results = read_stickers(gray, [box], attempts,
+                                [np.array(marker.corners) for marker in markers])
         for sticker in results.stickers:
             found.append(_Found(sticker.corners, tile=TileSeen(
                 sticker.sticker.text, sticker.sticker.tile_id, sticker.sticker.kind,

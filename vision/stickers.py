@@ -9,6 +9,7 @@ never trusted.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -94,14 +95,15 @@ def order_clockwise(points: np.ndarray) -> np.ndarray:
     return np.roll(ordered, -start, axis=0)
 
 
-def read_region(gray: np.ndarray, box: Box,
-                attempts: tuple[str, ...] = ATTEMPTS) -> list[tuple[bytes, np.ndarray]]:
+def read_region(gray: np.ndarray, box: Box, attempts: tuple[str, ...] = ATTEMPTS,
+                markers: Sequence[np.ndarray] = ()) -> list[tuple[bytes, np.ndarray]]:
     """QR codes in one region, corners in full-image pixels.
 
     zxing-cpp reads the whole region; the other attempts run only on the patches that look
     like a code and hold none that was read (``unread_patches``): a region may hold several
     codes, and one easy code must not hide a hard one, but a patch read once is not read
-    again.
+    again. Nor is a patch around one of the table's ``markers`` (their corners in the
+    image): a marker looks like a code to the patch finder, and is none.
     """
     crop = gray[box.y:box.y + box.h, box.x:box.x + box.w]
     if crop.size == 0:
@@ -110,7 +112,9 @@ def read_region(gray: np.ndarray, box: Box,
     if "zxing" in attempts:
         found += decode_zxing(crop)
     fallbacks = [a for a in attempts if a != "zxing"]
-    patches = unread_patches(crop, found) if fallbacks else []
+    origin = np.array([box.x, box.y], np.float64)
+    known = [points for _, points in found] + [np.asarray(m) - origin for m in markers]
+    patches = unread_patches(crop, known) if fallbacks else []
     for patch in patches:
         part = crop[patch.y:patch.y + patch.h, patch.x:patch.x + patch.w]
         for attempt in fallbacks:
@@ -137,10 +141,11 @@ PATCH_PX = (10, 120)
 """Side of a code-like patch at half size (px): a sticker from 2 to 10 px per module."""
 
 
-def unread_patches(gray: np.ndarray, found: list[tuple[bytes, np.ndarray]]) -> list[Box]:
-    """Squarish patches dense with sharp edges, as a QR code is, that hold no code read yet,
-    with a quiet zone's margin around them. Finding them costs about a millisecond per
-    1280x720 frame; reading a patch closely costs less than reading a whole frame closely."""
+def unread_patches(gray: np.ndarray, known: Sequence[np.ndarray]) -> list[Box]:
+    """Squarish patches dense with sharp edges, as a QR code is, that hold the middle of none
+    of the ``known`` outlines (codes read, markers), with a quiet zone's margin around
+    them. Finding them costs about a millisecond per 1280x720 frame; reading a patch closely
+    costs less than reading a whole frame closely."""
     small = cv2.resize(gray, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
     edges = cv2.morphologyEx(small, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx((edges > PATCH_EDGE).astype(np.uint8), cv2.MORPH_CLOSE,
@@ -154,7 +159,7 @@ def unread_patches(gray: np.ndarray, found: list[tuple[bytes, np.ndarray]]) -> l
                 and area > 0.35 * w * h):
             continue
         box = Box(2 * int(x), 2 * int(y), 2 * int(w), 2 * int(h))
-        if any(box.contains(*points.mean(axis=0)) for _, points in found):
+        if any(box.contains(*points.mean(axis=0)) for points in known):
             continue
         margin = max(box.w, box.h) // 3
         patches.append(Box(box.x - margin, box.y - margin, box.w + 2 * margin,
@@ -173,15 +178,16 @@ class StickerResults:
     problems: list[Problem]
 
 
-def read_stickers(gray: np.ndarray, boxes: list[Box],
-                  attempts: tuple[str, ...] = ATTEMPTS) -> StickerResults:
-    """Read every region; merge what two overlapping regions both saw."""
+def read_stickers(gray: np.ndarray, boxes: list[Box], attempts: tuple[str, ...] = ATTEMPTS,
+                  markers: Sequence[np.ndarray] = ()) -> StickerResults:
+    """Read every region; merge what two overlapping regions both saw. ``markers``: the
+    corners of the table's markers in view (see ``read_region``)."""
     height, width = gray.shape[:2]
     stickers: list[StickerRead] = []
     codes: list[CodeSeen] = []
     problems: list[Problem] = []
     for box in boxes:
-        for data, points in read_region(gray, box.clip(width, height), attempts):
+        for data, points in read_region(gray, box.clip(width, height), attempts, markers):
             corners = tuple((float(x), float(y)) for x, y in points)
             if any(_same_symbol(np.array(c.corners), points) for c in codes):
                 continue  # the same symbol seen through two overlapping regions
