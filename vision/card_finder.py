@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -105,13 +106,15 @@ def find_cards(bgr: np.ndarray, shape: CardShape = CardShape()) -> list[np.ndarr
         # all of them at once, and only the ones lying on edges are looked at closely
         quads = np.array(hypotheses)
         rough = _supports(search.roughly, quads)
-        looked: list[np.ndarray] = []
+        looked = np.empty((MAX_HYPOTHESES, 4, 2))
+        count = 0
         for k in np.argsort(-rough):
-            if rough[k] < MIN_SUPPORT or len(looked) == MAX_HYPOTHESES:
+            if rough[k] < MIN_SUPPORT or count == MAX_HYPOTHESES:
                 break
-            if any(np.abs(quads[k] - other).max() < 4.0 for other in looked):
+            if count and np.abs(quads[k] - looked[:count]).max(axis=(1, 2)).min() < 4.0:
                 continue  # one card's corners propose it many times over
-            looked.append(quads[k])
+            looked[count] = quads[k]
+            count += 1
             search.consider(quads[k])
     kept = _distinct(search.look_closely(), search.aspect_error)
     return [upright_order(refined(bgr, quad / factor)) for _, quad in kept]
@@ -177,7 +180,7 @@ class _Search:
         """Keep ``quad`` to be looked at closely if it roughly fits a card and is new."""
         if quad is None or not self._fits(quad, slack=1.6):
             return
-        if any(np.abs(quad - done).max() < 3.0 for done in self.tried):
+        if self.tried and np.abs(np.array(self.tried) - quad).max(axis=(1, 2)).min() < 3.0:
             return  # the same outline found another way
         self.tried.append(quad)
 
@@ -469,9 +472,21 @@ def snapped_many(near: np.ndarray, quads: np.ndarray) -> np.ndarray:
     quad_index, side_index = np.indices(best.shape)
     centres = middles + SNAP_SHIFTS[shift][..., None] * normal[quad_index, side_index, turn]
     directions = along[quad_index, side_index, turn] * halves[..., None]
-    return np.array([_corners_of([(centre - direction, centre + direction) for centre, direction
-                                  in zip(centres[k], directions[k])], quads[k])
-                     for k in range(len(quads))])
+    return _crossings(centres - directions, centres + directions, quads)
+
+
+def _crossings(starts: np.ndarray, ends: np.ndarray, fallback: np.ndarray) -> np.ndarray:
+    """``_corners_of`` for many outlines at once: each side k of an outline runs from
+    ``starts[:, k]`` to ``ends[:, k]`` (N x 4 x 2), and corner k is where side k - 1 meets
+    side k (``fallback``'s corner where they are parallel)."""
+    a, b = np.roll(starts, 1, axis=1), np.roll(ends, 1, axis=1)  # side k - 1
+    r, q = b - a, ends - starts
+    denominator = r[..., 0] * q[..., 1] - r[..., 1] * q[..., 0]
+    parallel = np.abs(denominator) < 1e-6 * np.linalg.norm(r, axis=-1) * \
+        np.linalg.norm(q, axis=-1)
+    t = ((starts[..., 0] - a[..., 0]) * q[..., 1] - (starts[..., 1] - a[..., 1]) * q[..., 0]) \
+        / np.where(parallel, 1.0, denominator)
+    return np.where(parallel[..., None], fallback, a + t[..., None] * r)
 
 
 REFINE_SAMPLES = 24
@@ -553,7 +568,7 @@ def _edge_line(bgr: np.ndarray, a: np.ndarray, b: np.ndarray, inside: np.ndarray
         reach = max(MIN_REACH, REFINE_REACH * length)
     span = int(np.ceil(reach))
     offsets = np.arange(-span - 1, span + 2, dtype=np.float64)
-    t = (np.arange(REFINE_SAMPLES) + 0.5) / REFINE_SAMPLES * 0.9 + 0.05
+    t = _REFINE_T
     points = (a[None, None] + (t * length)[:, None, None] * along[None, None]
               + offsets[None, :, None] * normal[None, None])  # sample x offset x 2
     maps = points.astype(np.float32)
@@ -562,16 +577,7 @@ def _edge_line(bgr: np.ndarray, a: np.ndarray, b: np.ndarray, inside: np.ndarray
     lab = cv2.cvtColor(profile, cv2.COLOR_BGR2LAB).astype(np.float32)
     lab[..., 1:] *= 2.0  # colour counts as much as brightness (a dark card on dark cloth)
     step = np.linalg.norm(lab[:, 2:] - lab[:, :-2], axis=-1)  # at offsets[1:-1]
-    ends = np.arange(-span, span + 0.25, 0.5)
-    if parallel:
-        across = np.repeat(ends[:, None], len(t), axis=1)  # line x sample
-    else:  # lines from (start offset, end offset), half a pixel apart
-        start, finish = np.meshgrid(ends, ends, indexing="ij")
-        across = start.ravel()[:, None] + (finish - start).ravel()[:, None] * \
-            ((t - t[0]) / (t[-1] - t[0]))[None, :]
-    position = across + span
-    low = np.clip(np.floor(position).astype(np.intp), 0, step.shape[1] - 2)
-    weight = position - low
+    across, low, weight = _lines_across(span, parallel)
     rows = np.arange(len(t))[None, :]
     scores = (step[rows, low] * (1 - weight) + step[rows, low + 1] * weight).mean(axis=1)
     best = float(scores.max())
@@ -583,6 +589,31 @@ def _edge_line(bgr: np.ndarray, a: np.ndarray, b: np.ndarray, inside: np.ndarray
     p0 = a + t[0] * length * along + first * normal
     p1 = a + t[-1] * length * along + last * normal
     return (p0, p1), best
+
+
+_REFINE_T = (np.arange(REFINE_SAMPLES) + 0.5) / REFINE_SAMPLES * 0.9 + 0.05
+"""Where along a side (fractions of its length) its edge is sampled."""
+
+
+@lru_cache(maxsize=64)
+def _lines_across(span: int, parallel: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The lines ``_edge_line`` scores, the same for every side of a span: each line's offset
+    across the side at each sample (line x sample, pixels), and where that falls between
+    the profile's steps (the lower step's index and the weight of the next)."""
+    t = _REFINE_T
+    ends = np.arange(-span, span + 0.25, 0.5)
+    if parallel:
+        across = np.repeat(ends[:, None], len(t), axis=1)
+    else:  # lines from (start offset, end offset), half a pixel apart
+        start, finish = np.meshgrid(ends, ends, indexing="ij")
+        across = start.ravel()[:, None] + (finish - start).ravel()[:, None] * \
+            ((t - t[0]) / (t[-1] - t[0]))[None, :]
+    position = across + span
+    low = np.clip(np.floor(position).astype(np.intp), 0, 2 * span - 1)  # 2 span + 1 steps
+    weight = position - low
+    for array in (across, low, weight):
+        array.flags.writeable = False
+    return across, low, weight
 
 
 def _distinct(found: list[tuple[float, np.ndarray]],
