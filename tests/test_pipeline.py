@@ -124,3 +124,28 @@ def test_a_card_laid_on_the_pile_is_proposed_within_three_frames_of_the_hand_lea
     waits = laid_card_waits(frames, Pipeline(calibration))
     assert len(waits) == 16 and None not in waits, waits
     assert max(w for w in waits if w is not None) <= 3, waits
+
+
+def test_a_marker_search_waits_for_a_frame_that_reads_no_window_but_not_for_long():
+    scene = Scene.table()
+    image = render(scene, View.whole_table(scene.layout), Degradation(noise=3), 3).image
+    pipeline = Pipeline(marker_every=3)
+    searched: list[int] = []  # frames in which markers were looked for
+    reads: list[int] = []  # windows read in each frame
+    look = pipeline._markers.detect
+
+    def counted(gray: np.ndarray, quick: bool = False):
+        searched.append(len(reads))
+        return look(gray, quick)
+
+    pipeline._markers.detect = counted  # type: ignore[method-assign]
+    for _ in range(40):
+        reads.append(pipeline.process(image).regions_read)
+    assert searched[0] == 0 and reads[0] == 0  # the first frame places the table
+    assert reads[1:7] == [1] * 6  # then the first view is read, one window a frame
+    gaps = np.diff(searched)
+    for at, gap in zip(searched[1:], gaps):
+        # a search due waits for a frame that reads no window, at most as long again
+        assert (reads[at] == 0 and gap >= 3) or gap == 6, (searched, reads)
+    assert any(reads[at] == 1 for at in searched[1:])  # it did not wait for ever
+    assert list(gaps[-5:]) == [3] * 5  # a still table: every third frame

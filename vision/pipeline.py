@@ -78,7 +78,9 @@ class PipelineResult:
 class Pipeline:
     calibration: Calibration = field(default_factory=Calibration)
     marker_every: int = 90
-    """Frames between marker searches once the table is rectified."""
+    """Frames between marker searches once the table is rectified. A search due waits for a
+    frame that reads no window (a search and a window's read in one frame would be the
+    slowest frames of all), but never more than as long again."""
 
     def __post_init__(self) -> None:
         self.layout = self.calibration.layout
@@ -88,7 +90,7 @@ class Pipeline:
         self._waiting: list[Box] = []
         self._marker_list: list[MarkerSeen] = []
         self._rectification: Rectification | None = None
-        self._frames = 0
+        self._since_markers = 0
         self._tiles: Debouncer[str, TileSeen] = Debouncer()
         self._cards: Debouncer[tuple[str, str | None], CardSeen] = Debouncer()
 
@@ -129,9 +131,9 @@ class Pipeline:
             raw = Observation(problems=(problem,))
             return PipelineResult(raw, self._debounced([]), 0)
         gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
-        if self._rectification is None or self._frames % self.marker_every == 0:
-            self._update_markers(gray)
-        self._frames += 1
+        self._since_markers += 1
+        if self._rectification is None:
+            self._update_markers(gray)  # nothing can be placed on the table without them
         h, w = gray.shape
         boxes = self._changes.update(gray)
         reach = self._thing_px() if boxes else 0  # only a changed frame needs it
@@ -157,6 +159,8 @@ class Pipeline:
             self._found = [f for f in self._found
                            if not any(_near(f.center, n.center) for n in fresh)] + fresh
             reads += 1
+        if self._since_markers >= self.marker_every * (1 if reads == 0 else 2):
+            self._update_markers(gray)
         raw = _observation(self._found, self._marker_list)
         return PipelineResult(raw, self._debounced(self._found), reads, len(self._waiting))
 
@@ -176,6 +180,7 @@ class Pipeline:
         return int(TILE_SIZE * 1.2 * self._rectification.px_per_mm(x, y))
 
     def _update_markers(self, gray: np.ndarray) -> None:
+        self._since_markers = 0
         markers = self._markers.detect(gray, quick=True)
         rectification = rectify(markers, self.layout)
         if rectification is not None:
