@@ -25,8 +25,8 @@ import numpy as np
 
 from companion.box import BoxProfile, load_box
 from companion.rules import Card, MalformedEventError
-from vision.card_finder import (CardShape, edge_map, find_cards, moved_side, refined,
-                                side_contrasts, snapped, upright_order)
+from vision.card_finder import (WEAK_SIDE, CardShape, edge_map, find_cards, moved_side,
+                                refined, side_contrasts, snapped, upright_order)
 from vision.cards import (CANON, CELLS, LOOK_SIZE, MIN_MARGIN, CardModel, Looks, Region, blank,
                           describe_many, lab_face, look, read_region, shifted_looks,
                           upright_face)
@@ -51,9 +51,6 @@ PHOTO_ASPECT = 1.45
 """Proportions a teaching photo's card is first looked for with (any card from 1.1 to 1.8)."""
 PHOTO_CARD_SIZES = (0.45, 0.65, 0.85)
 """A card's long side in a photo taken of it, as fractions of the photo's height."""
-WEAK_SIDE = 0.5
-"""A side of a teaching photo's outline standing out less than this part of its strongest
-side is looked for again nearby."""
 MIN_PHOTO_AREA = 0.03
 """A teaching photo's card covers more of it than this."""
 ALIKE_AGREEMENT = 0.8

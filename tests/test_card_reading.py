@@ -56,10 +56,10 @@ def read_tables(deck: str, model: CardModel, scenes: int = SCENES, first: int = 
 
 
 #: Where each deck stands (read rate of the readable cards over these tables): 94/94, 92/92,
-#: 88/89 and 74/77 (on the bench's 40 other tables: 100, 100, 100 and 94.2 %; a full-bleed
+#: 89/89 and 77/77 (on the bench's 40 other tables: 100, 100, 100 and 97.8 %; a full-bleed
 #: card's edge is lost in places against a busy table). These are floors
 #: against regressions, not the aim; no deck may ever be misread.
-FLOORS = {"reference": 0.99, "starfield": 0.97, "parchment": 0.97, "fullbleed": 0.95}
+FLOORS = {"reference": 0.99, "starfield": 0.97, "parchment": 0.97, "fullbleed": 0.97}
 
 
 @pytest.mark.parametrize("deck", list(FLOORS))
@@ -193,6 +193,39 @@ def test_a_teaching_photo_whose_card_fades_into_the_surface_is_found_whole():
     assert abs(long_ / short - 87 / 56) < 0.1  # the card's proportions (the photo is tilted)
     # not the index panel (about 7,000 px), nor the outline past the faded side (154,000 px)
     assert 100_000 < cv2.contourArea(quad.astype(np.float32)) < 135_000
+
+
+def _outlines_on(table, deck) -> list[np.ndarray]:
+    """The finder's outlines on a whole card table, as a calibrated table is searched: the
+    deck's true proportions, the table's standard card length."""
+    image = table.frame.image
+    short, long_ = deck.size_mm
+    return find_cards(image, CardShape.on_table(
+        long_ / short, CARD_SIZE[1], np.linalg.inv(table.frame.table_to_image),
+        at=(image.shape[1] / 2, image.shape[0] / 2)))
+
+
+def _found_within(outlines: list[np.ndarray], truth, pixels: float) -> bool:
+    return any(_outline_error(q, truth.corners) <= pixels for q in outlines)
+
+
+def test_on_a_whole_table_every_card_is_found_however_many_corners_propose_others():
+    """Six full-bleed cards on a patterned mat with circles drawn across it: corners of lines
+    and cards propose over 400 outlines, 80 of them lying on edges. Two of the cards are
+    proposed only further down that list than a pile's window ever looks."""
+    table = card_table(DECKS["fullbleed"], 307)
+    outlines = _outlines_on(table, DECKS["fullbleed"])
+    assert len(table.readable) == 6
+    assert all(_found_within(outlines, truth, 6.0) for truth in table.readable)
+
+
+def test_an_outline_run_past_a_faded_side_is_put_back_onto_the_card():
+    """A full-bleed card on a dark red mat: the top of its art is much the mat's colour, and
+    its outline ran 12 px past that side. Its proportions are clearly not the card's, and
+    that side stands out a quarter as much as the others: it is moved onto the card's edge."""
+    table = card_table(DECKS["fullbleed"], 300)
+    truth = next(t for t in table.readable if t.label == "B3/G2")
+    assert _found_within(_outlines_on(table, DECKS["fullbleed"]), truth, 3.0)
 
 
 @pytest.mark.parametrize("deck, turned", [("reference", False), ("fullbleed", True)])

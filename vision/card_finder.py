@@ -7,8 +7,10 @@ quadrilateral: directly when it has four sides, or from its four longest sides w
 (a chip, another card) covers a corner. A quadrilateral stays a candidate when its proportions
 and size fit a card and its sides lie on edges along most of their length. Last, each side is
 put onto the straight change of colour it lies on in the full image (the shrunken image
-places it only to a pixel or two there). The reader decides what a candidate is: anything it
-cannot read for sure is not a card.
+places it only to a pixel or two there); on a calibrated table, an outline whose proportions
+are clearly not the card's and one of whose sides barely stands out has that side moved onto
+the edge near it (it ran past the card where the card fades into the table). The reader
+decides what a candidate is: anything it cannot read for sure is not a card.
 """
 
 from __future__ import annotations
@@ -35,13 +37,20 @@ printed at the table's standard size."""
 MIN_SUPPORT = 0.62
 """Fraction of an outline's length that must lie on an edge."""
 MAX_HYPOTHESES = 20
-"""Outlines proposed from corners that are looked at closely, best supported first."""
+"""Outlines proposed from corners that are looked at closely, best supported first; in an
+image larger than this many cards, one per card's area (a whole table: every card's corners
+propose it several times over, and a card whose outline is best supported by only one corner
+must still get its turn)."""
 BETTER_SUPPORT = 0.07
 """Of two outlines on one card, an inner one lying on edges along this much more of its
 length is the card: on a pile, an outer outline joins sides of cards beneath."""
 CLEARLY_OFF = 0.05
 """An outline whose proportions are off the card's by more than this fraction is clearly not
 the card's, when another outline on it has them."""
+WEAK_SIDE = 0.5
+"""A side of an outline standing out less than this part of its strongest side is looked for
+again nearby (on a table, only on an outline whose proportions are clearly off the card's;
+in a teaching photo, always)."""
 MIN_LONG_SIDE = 36.0
 """The smallest card outline looked for when its size is not known (px)."""
 
@@ -106,10 +115,12 @@ def find_cards(bgr: np.ndarray, shape: CardShape = CardShape()) -> list[np.ndarr
         # all of them at once, and only the ones lying on edges are looked at closely
         quads = np.array(hypotheses)
         rough = _supports(search.roughly, quads)
-        looked = np.empty((MAX_HYPOTHESES, 4, 2))
+        budget = MAX_HYPOTHESES if expected is None else \
+            max(MAX_HYPOTHESES, int(edges.size * shape.aspect / expected ** 2))
+        looked = np.empty((budget, 4, 2))
         count = 0
         for k in np.argsort(-rough):
-            if rough[k] < MIN_SUPPORT or count == MAX_HYPOTHESES:
+            if rough[k] < MIN_SUPPORT or count == budget:
                 break
             if count and np.abs(quads[k] - looked[:count]).max(axis=(1, 2)).min() < 4.0:
                 continue  # one card's corners propose it many times over
@@ -117,7 +128,11 @@ def find_cards(bgr: np.ndarray, shape: CardShape = CardShape()) -> list[np.ndarr
             count += 1
             search.consider(quads[k])
     kept = _distinct(search.look_closely(), search.aspect_error)
-    return [upright_order(refined(bgr, quad / factor)) for _, quad in kept]
+    outlines = [refined(bgr, quad / factor) for _, quad in kept]
+    if shape.to_table is not None:
+        outlines = [_trimmed(bgr, outline, lambda quad: search.aspect_error(quad * factor))
+                    for outline in outlines]
+    return [upright_order(outline) for outline in outlines]
 
 
 ENLARGED_AT_MOST = 1.2
@@ -535,6 +550,28 @@ def moved_side(bgr: np.ndarray, quad: np.ndarray, side: int, reach: float) -> np
     lines = [(corners[k], corners[(k + 1) % 4]) for k in range(4)]
     lines[side] = line
     return _corners_of(lines, corners)
+
+
+def _trimmed(bgr: np.ndarray, quad: np.ndarray,
+             aspect_error: Callable[[np.ndarray], float]) -> np.ndarray:
+    """An outline whose proportions are clearly off the card's (``CLEARLY_OFF``) and whose
+    weakest side stands out far less than the others (``WEAK_SIDE``) ran past the card's edge
+    there, where it fades into the table: that side moved to the strongest straight edge
+    near it, if the card's proportions come of it."""
+    error = aspect_error(quad)
+    if error <= CLEARLY_OFF:
+        return quad
+    contrasts = side_contrasts(bgr, quad)
+    side = int(np.argmin(contrasts))
+    if contrasts[side] >= WEAK_SIDE * contrasts.max():
+        return quad
+    across = float(np.linalg.norm(quad[(side + 2) % 4] - quad[(side + 1) % 4]))
+    moved = refined(bgr, moved_side(bgr, quad, side, 2 * error * across))
+    if not cv2.isContourConvex(moved.astype(np.float32)) or \
+            aspect_error(moved) > CLEARLY_OFF / 2 or \
+            side_contrasts(bgr, moved)[side] <= contrasts[side]:
+        return quad
+    return moved
 
 
 def _corners_of(lines: list, fallback: np.ndarray) -> np.ndarray:
