@@ -93,10 +93,11 @@ class Looks:
         self.classes = sorted(set(self.labels))
         self._starts = np.array([self.labels.index(c) for c in self.classes])
         self._norms = (self.vectors ** 2).sum(axis=1)
+        self._columns = np.ascontiguousarray(self.vectors.T)  # multiplied faster laid so
 
     def distances(self, windows: np.ndarray) -> dict[str, float]:
         """For each coordinate, the smallest distance of any window to any of its looks."""
-        products = windows @ self.vectors.T  # windows x looks
+        products = windows @ self._columns  # windows x looks
         squared = (windows ** 2).sum(axis=1)[:, None] + self._norms[None, :] - 2 * products
         nearest = np.sqrt(np.maximum(squared.min(axis=0), 0) / windows.shape[1])
         per_class = np.minimum.reduceat(nearest, self._starts)
@@ -197,9 +198,18 @@ def region_patch(lab: np.ndarray, region: Region) -> np.ndarray:
     x0, y0 = region.x0 * w - SHIFT * cell_w, region.y0 * h - SHIFT * cell_h
     size = CELLS + 2 * SHIFT
     # an affine resample keeps sub-pixel placement and fills beyond the face by replication
-    matrix = np.array([[cell_w, 0, x0 + cell_w / 2 - 0.5], [0, cell_h, y0 + cell_h / 2 - 0.5]],
-                      np.float32)
-    smooth = cv2.GaussianBlur(lab, (0, 0), max(0.5, 0.42 * min(cell_w, cell_h)))
+    left, top = x0 + cell_w / 2 - 0.5, y0 + cell_h / 2 - 0.5  # the first cell's centre
+    sigma = max(0.5, 0.42 * min(cell_w, cell_h))
+    # only the part of the face the cells take from is blurred: as far beyond them as the
+    # blur reaches, or to the face's edge, where the blur reflects as it does on the whole
+    reach = int(np.ceil(4 * sigma)) + 2
+    x_a, y_a = max(0, int(np.floor(left)) - reach), max(0, int(np.floor(top)) - reach)
+    x_b = min(w, int(np.ceil(left + (size - 1) * cell_w)) + reach)
+    y_b = min(h, int(np.ceil(top + (size - 1) * cell_h)) + reach)
+    if x_a >= x_b or y_a >= y_b:  # the cells lie wholly beyond the face: its edge replicated
+        x_a, y_a, x_b, y_b = 0, 0, w, h
+    matrix = np.array([[cell_w, 0, left - x_a], [0, cell_h, top - y_a]], np.float32)
+    smooth = cv2.GaussianBlur(lab[y_a:y_b, x_a:x_b], (0, 0), sigma)
     return cv2.warpAffine(smooth, matrix, (size, size), flags=cv2.INTER_LINEAR
                           | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
 
@@ -308,7 +318,11 @@ def read_region(lab: np.ndarray, region: Region, looks: Looks) -> RegionRead:
 
 def read_face(face: np.ndarray, model: CardModel) -> tuple[RegionRead, RegionRead]:
     """Both coordinates of an upright face."""
-    lab = lab_face(face)
+    return read_lab_face(lab_face(face), model)
+
+
+def read_lab_face(lab: np.ndarray, model: CardModel) -> tuple[RegionRead, RegionRead]:
+    """Both coordinates of an upright face in Lab (``lab_face``)."""
     return (read_region(lab, model.regions[0], model.looks[0]),
             read_region(lab, model.regions[1], model.looks[1]))
 
@@ -335,11 +349,11 @@ def read_card(bgr: np.ndarray, quad: np.ndarray, model: CardModel) -> CardRead:
 
 
 def _read_once(bgr: np.ndarray, quad: np.ndarray, model: CardModel) -> CardRead:
-    face = upright_face(bgr, quad)
+    lab = lab_face(upright_face(bgr, quad))
     options = []
     reasons = []
-    for turn, upright in ((0, face), (2, cv2.rotate(face, cv2.ROTATE_180))):
-        top, bottom = read_face(upright, model)
+    for turn, upright in ((0, lab), (2, cv2.rotate(lab, cv2.ROTATE_180))):
+        top, bottom = read_lab_face(upright, model)
         if not (top.clear and bottom.clear):
             reasons.append("a coordinate is not clear enough to read")
             continue
