@@ -56,8 +56,8 @@ def read_tables(deck: str, model: CardModel, scenes: int = SCENES, first: int = 
 
 
 #: Where each deck stands (read rate of the readable cards over these tables): 94/94, 92/92,
-#: 89/89 and 77/77 (on the bench's 40 other tables: 100, 100, 100 and 97.8 %; a full-bleed
-#: card's edge is lost in places against a busy table). These are floors
+#: 89/89 and 77/77 (on the bench's 40 other tables: 100, 100, 99.3 and 99.3 %; the two
+#: cards missed are unsure, one between two look-alike coordinates). These are floors
 #: against regressions, not the aim; no deck may ever be misread.
 FLOORS = {"reference": 0.99, "starfield": 0.97, "parchment": 0.97, "fullbleed": 0.97}
 
@@ -217,6 +217,17 @@ def test_on_a_whole_table_every_card_is_found_however_many_corners_propose_other
     outlines = _outlines_on(table, DECKS["fullbleed"])
     assert len(table.readable) == 6
     assert all(_found_within(outlines, truth, 6.0) for truth in table.readable)
+
+
+def test_a_card_whose_sides_break_into_pieces_on_wood_grain_is_proposed_from_its_corners():
+    """Full-bleed cards on wood, the camera tilted: the straight pieces found along two cards'
+    sides stop up to 40 px (in the finder's shrunken image) short of their corners, so no
+    corner had a piece ending at it on both sides. One of the two may now stop short."""
+    table = card_table(DECKS["fullbleed"], 337)
+    outlines = _outlines_on(table, DECKS["fullbleed"])
+    for label in ("B4/O2", "B3/O3"):
+        truth = next(t for t in table.readable if t.label == label)
+        assert _found_within(outlines, truth, 6.0), label
 
 
 def test_an_outline_run_past_a_faded_side_is_put_back_onto_the_card():

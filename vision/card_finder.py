@@ -36,9 +36,13 @@ SIZE_STEPS = (0.93, 1.0, 1.07)
 printed at the table's standard size."""
 MIN_SUPPORT = 0.62
 """Fraction of an outline's length that must lie on an edge."""
+SHORT_OF_CORNER = 0.6
+"""How far short of a corner (a fraction of the card's short side) one of the two straight
+pieces proposing it may stop, on a calibrated table: on a busy surface, a side's edge breaks
+into pieces."""
 MAX_HYPOTHESES = 20
 """Outlines proposed from corners that are looked at closely, best supported first; in an
-image larger than this many cards, one per card's area (a whole table: every card's corners
+image larger than ten cards, two per card's area (a whole table: every card's corners
 propose it several times over, and a card whose outline is best supported by only one corner
 must still get its turn)."""
 BETTER_SUPPORT = 0.07
@@ -116,7 +120,7 @@ def find_cards(bgr: np.ndarray, shape: CardShape = CardShape()) -> list[np.ndarr
         quads = np.array(hypotheses)
         rough = _supports(search.roughly, quads)
         budget = MAX_HYPOTHESES if expected is None else \
-            max(MAX_HYPOTHESES, int(edges.size * shape.aspect / expected ** 2))
+            max(MAX_HYPOTHESES, int(2 * edges.size * shape.aspect / expected ** 2))
         looked = np.empty((budget, 4, 2))
         count = 0
         for k in np.argsort(-rough):
@@ -294,22 +298,31 @@ def _corner_hypotheses(segments: np.ndarray, aspect: float, expected: float | No
     t = (gap[:, 0] * q[:, 1] - gap[:, 1] * q[:, 0]) / np.where(denominator == 0, 1e-9,
                                                                   denominator)
     corners = starts[first] + t[:, None] * r
-    reaches = []
+    # the corner must lie at one end of each piece, not in its middle; on a busy table a
+    # side's edge breaks into pieces, so one of the two may stop short of the corner (in a
+    # teaching photo, the card fills much of it and its sides are whole)
+    short_of = 0.0 if on_table is None or expected is None else \
+        SHORT_OF_CORNER * expected / aspect
+    at_end, stops_short, away, reach = [], [], [], []  # for each piece of a pair
     for index in (first, second):
         to_start = np.linalg.norm(starts[index] - corners, axis=1)
         to_end = np.linalg.norm(ends[index] - corners, axis=1)
-        # the corner must lie at one end of each piece, not in its middle
-        at_end = np.minimum(to_start, to_end) <= np.maximum(6.0, 0.15 * lengths[index])
+        nearer = np.minimum(to_start, to_end)
+        at_end.append(nearer <= np.maximum(6.0, 0.15 * lengths[index]))
+        beyond = np.maximum(to_start, to_end) > lengths[index] + 1e-6  # the corner past an end
+        stops_short.append(beyond & (nearer <= short_of))
         far = np.where((to_end > to_start)[:, None], ends[index], starts[index])
-        reaches.append((at_end, far - corners, np.maximum(to_start, to_end)))
-    keep = np.nonzero(reaches[0][0] & reaches[1][0])[0]
+        away.append(far - corners)  # along the piece, away from the corner
+        reach.append(np.maximum(to_start, to_end))
+    keep = np.nonzero((at_end[0] | stops_short[0]) & (at_end[1] | stops_short[1])
+                      & (at_end[0] | at_end[1]))[0]
     if on_table is not None:
-        return on_table(corners[keep], reaches[0][1][keep], reaches[1][1][keep])
+        return on_table(corners[keep], away[0][keep], away[1][keep])
     middles = (starts + ends) / 2
     quads: list[np.ndarray] = []
     for k in keep.tolist():
         corner = corners[k]
-        (_, u, a), (_, v, b) = ((m, vectors[k], reach[k]) for m, vectors, reach in reaches)
+        u, v, a, b = away[0][k], away[1][k], reach[0][k], reach[1][k]
         u, v = u / max(a, 1e-9), v / max(b, 1e-9)
         if expected is not None:
             sides = [(expected, expected / aspect), (expected / aspect, expected)]
@@ -425,20 +438,26 @@ def _fits(quad: np.ndarray, aspect: float, low: float, high: float, slack: float
 
 def _hits(near: np.ndarray, points: np.ndarray) -> np.ndarray:
     """Whether each point (..., 2) falls on the mask (points outside it do not)."""
+    return _hits_at(near, points[..., 0], points[..., 1])
+
+
+def _hits_at(near: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """``_hits`` of the points (``xs``, ``ys``)."""
     height, width = near.shape
-    xs = np.rint(points[..., 0]).astype(np.intp)
-    ys = np.rint(points[..., 1]).astype(np.intp)
-    inside = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
-    return near[np.where(inside, ys, 0), np.where(inside, xs, 0)] & inside
+    padded = np.pad(near, 1)  # unset all round: a point outside lands there
+    columns = np.clip(np.rint(xs), -1, width).astype(np.intp) + 1
+    rows = np.clip(np.rint(ys), -1, height).astype(np.intp) + 1
+    return np.take(padded.ravel(), rows * (width + 2) + columns)
 
 
 def _supports(near: np.ndarray, quads: np.ndarray, samples: int = 24) -> np.ndarray:
     """``_support`` of many quadrilaterals at once (``samples`` points per side)."""
     t = (np.arange(samples) + 0.5) / samples
-    starts = quads
-    ends = np.roll(quads, -1, axis=1)
-    points = starts[:, :, None, :] + t[None, None, :, None] * (ends - starts)[:, :, None, :]
-    return _hits(near, points).reshape(len(quads), -1).mean(axis=1)
+    steps = np.roll(quads, -1, axis=1) - quads
+    # x and y apart: an array of pairs is slow to broadcast over
+    xs = quads[..., 0, None] + t * steps[..., 0, None]  # quad x side x sample
+    ys = quads[..., 1, None] + t * steps[..., 1, None]
+    return _hits_at(near, xs, ys).reshape(len(quads), -1).mean(axis=1)
 
 
 def _supports_along(near: np.ndarray, quads: np.ndarray) -> np.ndarray:
