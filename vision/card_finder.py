@@ -651,11 +651,12 @@ _REFINE_T = (np.arange(REFINE_SAMPLES) + 0.5) / REFINE_SAMPLES * 0.9 + 0.05
 """Where along a side (fractions of its length) its edge is sampled."""
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=8)
 def _lines_across(span: int, parallel: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The lines ``_edge_line`` scores, the same for every side of a span: each line's offset
     across the side at each sample (line x sample, pixels), and where that falls between
-    the profile's steps (the lower step's index and the weight of the next)."""
+    the profile's steps (the lower step's index and the weight of the next). A few spans are
+    kept (cards on one table come in a few sizes; a span of 20 px holds about 4 MB)."""
     t = _REFINE_T
     ends = np.arange(-span, span + 0.25, 0.5)
     if parallel:
