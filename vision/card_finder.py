@@ -451,7 +451,8 @@ def _hits_at(near: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
 
 
 def _supports(near: np.ndarray, quads: np.ndarray, samples: int = 24) -> np.ndarray:
-    """``_support`` of many quadrilaterals at once (``samples`` points per side)."""
+    """``_supports_along`` roughly, for many quadrilaterals at once: ``samples`` points a
+    side, however long it is."""
     t = (np.arange(samples) + 0.5) / samples
     steps = np.roll(quads, -1, axis=1) - quads
     # x and y apart: an array of pairs is slow to broadcast over
@@ -529,6 +530,8 @@ REFINE_REACH = 0.045
 """How far across a side (a fraction of its length, at least ``MIN_REACH`` px) its edge is
 looked for: a working-image corner is off by a few pixels, a side turned by a degree or two."""
 MIN_REACH = 3.0
+_REFINE_T = (np.arange(REFINE_SAMPLES) + 0.5) / REFINE_SAMPLES * 0.9 + 0.05
+"""Where along a side (fractions of its length) its edge is sampled."""
 
 
 def refined(bgr: np.ndarray, quad: np.ndarray) -> np.ndarray:
@@ -645,10 +648,6 @@ def _edge_line(bgr: np.ndarray, a: np.ndarray, b: np.ndarray, inside: np.ndarray
     p0 = a + t[0] * length * along + first * normal
     p1 = a + t[-1] * length * along + last * normal
     return (p0, p1), best
-
-
-_REFINE_T = (np.arange(REFINE_SAMPLES) + 0.5) / REFINE_SAMPLES * 0.9 + 0.05
-"""Where along a side (fractions of its length) its edge is sampled."""
 
 
 @lru_cache(maxsize=8)

@@ -93,7 +93,7 @@ class Looks:
         self.classes = sorted(set(self.labels))
         self._starts = np.array([self.labels.index(c) for c in self.classes])
         self._norms = (self.vectors ** 2).sum(axis=1)
-        self._columns = np.ascontiguousarray(self.vectors.T)  # multiplied faster laid so
+        self._columns = np.ascontiguousarray(self.vectors.T)  # a faster product, laid so
 
     def distances(self, windows: np.ndarray) -> dict[str, float]:
         """For each coordinate, the smallest distance of any window to any of its looks."""
