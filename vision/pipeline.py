@@ -137,6 +137,7 @@ class Pipeline:
         h, w = gray.shape
         boxes = self._changes.update(gray)
         reach = self._thing_px() if boxes else 0  # only a changed frame needs it
+        areas = self._card_areas(w, h) if boxes else []
         for changed in boxes:
             stale = [f for f in self._found if changed.contains(*f.center)]
             box = _union([Box(changed.x - reach, changed.y - reach, changed.w + 2 * reach,
@@ -147,7 +148,6 @@ class Pipeline:
             # they came with, and the middle of the pile first of all (where a card is laid);
             # within each, the newest change first (what a player just did). Windows still
             # waiting inside this box are read again with it: dropped.
-            areas = self._card_areas(w, h)
             queue = _windows(box) + [b for b in self._waiting if not _inside(b, box)]
             self._waiting = sorted(queue, key=lambda b: _reading_order(b, areas))
         reads = 0
