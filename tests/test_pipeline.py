@@ -12,6 +12,7 @@ from companion.simulate import simulate
 from vision.changes import ChangeTracker
 from vision.config import Calibration
 from vision.debounce import Debouncer
+import vision.pipeline as pipeline_module
 from vision.pipeline import Pipeline, _windows
 from vision.stickers import Box
 from vision.synthetic.playback import TablePlayback
@@ -124,6 +125,29 @@ def test_a_card_laid_on_the_pile_is_proposed_within_three_frames_of_the_hand_lea
     waits = laid_card_waits(frames, Pipeline(calibration))
     assert len(waits) == 16 and None not in waits, waits
     assert max(w for w in waits if w is not None) <= 3, waits
+
+
+def test_the_pile_is_searched_for_cards_once_a_change_not_once_a_window(monkeypatch):
+    """A hand over the pile changes more than one window; each window is read for codes,
+    but the pile is searched for cards once for each frame that changed it."""
+    frames, calibration = pile_sequence(states=4)
+    searched: list[int] = []  # the frame of each search
+    reads: list[int] = []  # windows and card areas read in each frame
+    search = pipeline_module.find_cards
+
+    def counted(crop, shape):
+        searched.append(len(reads))
+        return search(crop, shape)
+
+    monkeypatch.setattr(pipeline_module, "find_cards", counted)
+    pipeline = Pipeline(calibration)
+    for image, _ in frames:
+        reads.append(pipeline.process(image).regions_read)
+    # each state: two frames with a hand over the pile, then still ones; the first still
+    # one changed too (the hand left)
+    assert sorted({index % 10 for index in searched}) == [0, 1, 2], searched
+    assert len(searched) <= 3 * 4
+    assert sum(reads) - len(searched) >= 3 * 4  # windows were read for codes all the while
 
 
 def test_a_marker_search_waits_for_a_frame_that_reads_no_window_but_not_for_long():

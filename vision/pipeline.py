@@ -3,9 +3,10 @@
 ``read_still`` reads one image completely (``companion scan``). ``process`` is the live loop:
 markers are found now and then (the camera does not move), only regions that changed and have
 settled are read, what was read stays until its region changes again, and the debounced view
-is what the tracker sees. A frame reads at most ``READS_PER_FRAME`` windows of what changed;
-the rest waits for the next frames, so a hand passing over the whole table never stalls a
-frame. Neither ever raises on a bad frame: problems are reported instead.
+is what the tracker sees. A frame reads at most ``READS_PER_FRAME`` windows of what changed
+for codes, and one card area (the pile or the scan tray) for cards; the rest waits for the
+next frames, so a hand passing over the whole table never stalls a frame. Neither ever raises
+on a bad frame: problems are reported instead.
 
 Cards are read only with a deck taught from the user's photos (``calibration.cards``); until
 then they are left alone and ``read_still`` says so.
@@ -14,6 +15,7 @@ then they are left alone and ``read_still`` says so.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import cv2
@@ -43,7 +45,7 @@ CARD_ZONES = (DISCARD_ZONE, TRAY_ZONE)
 """Where cards are read on a rectified table: the pile (what was played) and the scan tray
 (teaching, and a card shown to the camera)."""
 READS_PER_FRAME = 1
-"""Windows read per live frame: the others wait for the frames after it."""
+"""Windows read for codes per live frame: the others wait for the frames after it."""
 NOT_TAUGHT = Problem("cards_not_taught", "the deck has not been taught, so cards are not read: "
                      "teach it on the calibration screen or with 'companion calibrate cards'")
 
@@ -70,7 +72,7 @@ class PipelineResult:
     stable: Observation
     """What has been steady for a few frames: what the tracker should use."""
     regions_read: int
-    """Windows read in this frame (the others wait: see ``waiting``)."""
+    """Windows and card areas read in this frame (the others wait: see ``waiting``)."""
     waiting: int = 0
 
 
@@ -88,6 +90,10 @@ class Pipeline:
         self._changes = ChangeTracker()
         self._found: list[_Found] = []
         self._waiting: list[Box] = []
+        self._cards_due: dict[str | None, Box] = {}
+        """For each card area (by zone; None: the whole frame, on a table not rectified),
+        all that changed in it since its cards were last read, the newest change last: an
+        area is read once for all the windows a hand's passing over it queues."""
         self._marker_list: list[MarkerSeen] = []
         self._rectification: Rectification | None = None
         self._since_markers = 0
@@ -111,8 +117,11 @@ class Pipeline:
         markers = self._markers.detect(gray, quick=True)
         rectification = rectify(markers, self.layout) or self._calibrated(gray.shape)
         h, w = gray.shape
-        found = self._read_box(bgr, gray, Box(0, 0, w, h), rectification, markers,
-                               STILL_ATTEMPTS)
+        whole = Box(0, 0, w, h)
+        found = self._read_stickers(gray, whole, rectification, markers, STILL_ATTEMPTS)
+        if self.model is not None:
+            areas = _card_areas(self.layout, rectification, w, h).values()
+            found += self._read_cards(bgr, whole, rectification, list(areas))
         observation = _observation(found, markers)
         notes: tuple[Problem, ...] = ()
         if rectification is None:
@@ -137,32 +146,45 @@ class Pipeline:
         h, w = gray.shape
         boxes = self._changes.update(gray)
         reach = self._thing_px() if boxes else 0  # only a changed frame needs it
-        areas = self._card_areas(w, h) if boxes else []
+        areas = _card_areas(self.layout, self._rectification, w, h) \
+            if boxes or self._cards_due else {}
         for changed in boxes:
             stale = [f for f in self._found if changed.contains(*f.center)]
             box = _union([Box(changed.x - reach, changed.y - reach, changed.w + 2 * reach,
                               changed.h + 2 * reach)] + [_extent(f.corners) for f in stale])
             box = box.clip(w, h)  # whole tiles at the region's edge, and all of what was there
             self._found = [f for f in self._found if f not in stale]
-            # the pile and the tray first (a card played, a tile shown), whichever change
-            # they came with, and the middle of the pile first of all (where a card is laid);
-            # within each, the newest change first (what a player just did). Windows still
-            # waiting inside this box are read again with it: dropped.
+            # windows over a card area first (a tile shown in the tray), whichever change
+            # they came with; within each, the newest change first (what a player just did).
+            # Windows still waiting inside this box are read again with it: dropped.
             queue = _windows(box) + [b for b in self._waiting if not _inside(b, box)]
-            self._waiting = sorted(queue, key=lambda b: _reading_order(b, areas))
+            self._waiting = sorted(queue, key=lambda b: not _over_any(b, areas.values()))
+            for zone, area in areas.items():
+                if area.overlaps(box) and self.model is not None:
+                    due = self._cards_due.pop(zone, None)
+                    self._cards_due[zone] = box if due is None else _union([due, box])
         reads = 0
-        while self._waiting and reads < READS_PER_FRAME:
+        if self._cards_due and self.model is not None:
+            # the newest change's area: a card laid is read in the frame the hand leaves it
+            zone, box = self._cards_due.popitem()
+            if zone in areas:
+                self._take(box, self._read_cards(bgr, box, self._rectification, [areas[zone]]))
+                reads += 1
+        for _ in range(min(READS_PER_FRAME, len(self._waiting))):
             window = self._waiting.pop(0)
-            fresh = [f for f in self._read_box(bgr, gray, window, self._rectification,
-                                               self._marker_list)
-                     if window.contains(*f.center) and not self._worse_view(f)]
-            self._found = [f for f in self._found
-                           if not any(_near(f.center, n.center) for n in fresh)] + fresh
+            self._take(window, self._read_stickers(gray, window, self._rectification,
+                                                   self._marker_list))
             reads += 1
         if self._since_markers >= self.marker_every * (1 if reads == 0 else 2):
             self._update_markers(gray)
         raw = _observation(self._found, self._marker_list)
         return PipelineResult(raw, self._debounced(self._found), reads, len(self._waiting))
+
+    def _take(self, box: Box, read: list[_Found]) -> None:
+        """What was just read in ``box`` in place of what was there before it."""
+        fresh = [f for f in read if box.contains(*f.center) and not self._worse_view(f)]
+        self._found = [f for f in self._found
+                       if not any(_near(f.center, n.center) for n in fresh)] + fresh
 
     def _worse_view(self, found: _Found) -> bool:
         """An unsure card where a card was read and nothing has changed since (a change
@@ -204,9 +226,9 @@ class Pipeline:
 
     # -- reading a region ----------------------------------------------------------------------
 
-    def _read_box(self, bgr: np.ndarray, gray: np.ndarray, box: Box,
-                  rectification: Rectification | None, markers: list[MarkerSeen],
-                  attempts: tuple[str, ...] = ATTEMPTS) -> list[_Found]:
+    def _read_stickers(self, gray: np.ndarray, box: Box, rectification: Rectification | None,
+                       markers: list[MarkerSeen],
+                       attempts: tuple[str, ...] = ATTEMPTS) -> list[_Found]:
         found: list[_Found] = []
         results = read_stickers(gray, [box], attempts,
                                 [np.array(marker.corners) for marker in markers])
@@ -219,34 +241,30 @@ class Pipeline:
         for problem in results.problems:
             assert problem.corners is not None
             found.append(_Found(problem.corners, problem=problem))
-        found.extend(self._read_cards(bgr, box, rectification))
         return found
 
-    def _read_cards(self, bgr: np.ndarray, box: Box,
-                    rectification: Rectification | None) -> list[_Found]:
-        """Cards whose centre lies in ``box``. On a rectified table only where cards are
-        played (``CARD_ZONES``), and outlines are checked in table millimetres; the search
-        reaches beyond ``box`` by most of a card, so a card across its edge is seen whole."""
-        if self.model is None:
-            return []
+    def _read_cards(self, bgr: np.ndarray, box: Box, rectification: Rectification | None,
+                    areas: list[Box]) -> list[_Found]:
+        """Cards whose centre lies in ``box``, looked for in ``areas`` (on a rectified table,
+        where cards are played: ``CARD_ZONES``, and outlines are checked in table
+        millimetres). The search reaches beyond ``box`` by most of a card, so a card across
+        its edge is seen whole."""
+        assert self.model is not None
         h, w = bgr.shape[:2]
-        areas = _card_areas(self.layout, rectification, w, h)
-        if rectification is None or not areas:
-            return self._cards_in(bgr, box, Box(box.x - 200, box.y - 200, box.w + 400,
-                                                box.h + 400).clip(w, h), rectification)
-        # only the part of each card area a card centred in the box can reach
-        x, y = rectification.to_table(np.array([[box.x + box.w / 2, box.y + box.h / 2]]))[0]
-        reach = int(CARD_SIZE[1] * 0.6 * rectification.px_per_mm(float(x), float(y)))
+        reach = 200
+        if rectification is not None:
+            x, y = rectification.to_table(np.array([[box.x + box.w / 2, box.y + box.h / 2]]))[0]
+            reach = int(CARD_SIZE[1] * 0.6 * rectification.px_per_mm(float(x), float(y)))
         near = Box(box.x - reach, box.y - reach, box.w + 2 * reach, box.h + 2 * reach)
         return [found for area in areas if area.overlaps(box)
-                for found in self._cards_in(bgr, box, _intersection(area, near), rectification)]
-
-    def _card_areas(self, width: int, height: int) -> list[Box]:
-        return _card_areas(self.layout, self._rectification, width, height)
+                for found in self._cards_in(bgr, box, _intersection(area, near.clip(w, h)),
+                                            rectification)]
 
     def _cards_in(self, bgr: np.ndarray, box: Box, region: Box,
                   rectification: Rectification | None) -> list[_Found]:
         assert self.model is not None
+        if region.w == 0 or region.h == 0:
+            return []
         shape = CardShape(self.model.aspect)
         if rectification is not None:
             # the deck's proportions as taught; its length as the table's card size says
@@ -278,12 +296,13 @@ class Pipeline:
 
 
 def _card_areas(layout: TableLayout, rectification: Rectification | None, width: int,
-                height: int) -> list[Box]:
-    """Where cards are read, in image pixels: each of ``CARD_ZONES`` with most of a card's
-    length around it (a card half off the pile is still read whole)."""
+                height: int) -> dict[str | None, Box]:
+    """Where cards are read, in image pixels, by zone: each of ``CARD_ZONES`` in view with
+    most of a card's length around it (a card half off the pile is still read whole). On a
+    table not rectified, where the zones are not known: the whole frame (None)."""
     if rectification is None:
-        return []
-    areas = []
+        return {None: Box(0, 0, width, height)}
+    areas: dict[str | None, Box] = {}
     for zone in CARD_ZONES:
         if zone not in layout.zones:
             continue
@@ -292,18 +311,15 @@ def _card_areas(layout: TableLayout, rectification: Rectification | None, width:
         x0, y0 = corners.min(axis=0)
         x1, y1 = corners.max(axis=0)
         reach = CARD_SIZE[1] * rectification.px_per_mm(*polygon.mean(axis=0)) * 0.6
-        areas.append(Box(int(x0 - reach), int(y0 - reach), int(x1 - x0 + 2 * reach),
-                         int(y1 - y0 + 2 * reach)).clip(width, height))
+        area = Box(int(x0 - reach), int(y0 - reach), int(x1 - x0 + 2 * reach),
+                   int(y1 - y0 + 2 * reach)).clip(width, height)
+        if area.w and area.h:
+            areas[zone] = area
     return areas
 
 
-def _reading_order(window: Box, areas: list[Box]) -> tuple[bool, bool]:
-    """Windows over a card area before others, and the window holding an area's middle
-    before them: a card is laid on the middle of the pile, and it should be read in the
-    first frame after the hand has left, whatever else changed since it was laid."""
-    over = [area for area in areas if window.overlaps(area)]
-    return not over, not any(window.contains(area.x + area.w / 2, area.y + area.h / 2)
-                             for area in over)
+def _over_any(window: Box, areas: Iterable[Box]) -> bool:
+    return any(window.overlaps(area) for area in areas)
 
 
 def _windows(box: Box) -> list[Box]:

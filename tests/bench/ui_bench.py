@@ -49,6 +49,8 @@ def bench_card_latency(report) -> None:
         while applied < frame.event_index:  # the record up to the event on the table
             replay.play(events[applied])
             applied += 1
+        # every frame, as the app does: the tracker follows the pile as it changes
+        view = tracker.update(replay.state, seen)
         event = events[frame.event_index] if frame.event_index >= 0 else None
         card = getattr(event, "card", None)
         if not (isinstance(event, Jump | Scan) and card is not None and frame.settled):
@@ -56,7 +58,6 @@ def bench_card_latency(report) -> None:
         if frame.event_index in waiting and waiting[frame.event_index] < 0:
             continue  # already proposed
         waiting[frame.event_index] = waiting.get(frame.event_index, 0) + 1
-        view = tracker.update(replay.state, seen)
         if any(getattr(p.event, "card", None) == card for p in view.proposals):
             latencies.append(waiting[frame.event_index])
             waiting[frame.event_index] = -1
