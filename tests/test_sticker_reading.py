@@ -15,7 +15,10 @@ import segno
 from tests.scenes import tiles_scene, tray_view
 from vision.pipeline import Pipeline
 from vision.rectify import MarkerDetector
-from vision.stickers import ATTEMPTS, Box, decode_zxing, read_stickers, unread_patches
+import vision.stickers as stickers_module
+from vision.stickers import (ATTEMPTS, LAST_RESORT, STILL_ATTEMPTS, Box, decode_zbar,
+                             decode_zxing, read_region, read_stickers, unread_patches)
+from vision.synthetic.qr_photos import qr_photo
 from vision.synthetic.scene import Degradation, Scene, render
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
@@ -105,6 +108,41 @@ def test_the_upscale_fallback_is_kept_because_it_reads_more():
             total += len(read_stickers(gray, boxes, attempts).stickers)
         counts[attempts] = total
     assert counts[ATTEMPTS] > counts[("zxing",)]
+
+
+@pytest.mark.parametrize("seed", [50, 180])
+def test_a_phone_photo_nothing_else_reads_is_read_by_the_last_resort(seed):
+    """A large code in a noisy JPEG: zbar reads it once the photo is averaged down."""
+    bgr, text = qr_photo(seed)
+    gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    assert text not in [data.decode() for data, _ in decode_zxing(gray) + decode_zbar(gray)]
+    whole = Box(0, 0, gray.shape[1], gray.shape[0])
+    others = tuple(attempt for attempt in STILL_ATTEMPTS if attempt != LAST_RESORT)
+    assert read_region(gray, whole, others) == []
+    read = read_region(gray, whole, STILL_ATTEMPTS)
+    assert [data.decode() for data, _ in read] == [text]
+    assert [code.text for code in Pipeline().read_still(bgr).codes] == [text]
+    # its corners are where the code is in the full photo, not in the shrunken one
+    (_, corners), = read
+    assert corners.max(axis=0)[0] > gray.shape[1] / 2 or corners.max(axis=0)[1] > gray.shape[0] / 2
+
+
+def test_the_last_resort_is_not_tried_where_a_code_was_read(monkeypatch):
+    scene, view = tiles_scene(3.5, 4, 7)
+    gray = cv2.cvtColor(render(scene, view, Degradation(noise=2), 7).image, cv2.COLOR_BGR2GRAY)
+    sizes: list[tuple[int, ...]] = []
+
+    def watched(image: np.ndarray):
+        sizes.append(image.shape)
+        return decode_zbar(image)
+
+    monkeypatch.setattr(stickers_module, "decode_zbar", watched)
+    whole = Box(0, 0, gray.shape[1], gray.shape[0])
+    assert len(read_region(gray, whole, STILL_ATTEMPTS)) == 4
+    assert all(max(size) < 400 for size in sizes)  # patches only, never the whole photo
+    empty = np.full_like(gray, 128)
+    assert read_region(empty, whole, STILL_ATTEMPTS) == []
+    assert sizes[-1] == (gray.shape[0] // 2, gray.shape[1] // 2)  # nothing read: tried
 
 
 def test_the_table_markers_are_not_read_again_as_codes_that_were_missed():

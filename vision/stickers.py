@@ -26,10 +26,17 @@ ATTEMPTS = ("zxing", "zxing-upscale")
 like a code but was not read, zxing-cpp on a bicubic 2x upscale, which recovers most codes
 under about 3 px per module (measured: 78 -> 93 of 96 tiles at 3 px/module under strong
 degradation; tests/test_sticker_reading.py, `make bench`)."""
-STILL_ATTEMPTS = ATTEMPTS + ("zbar",)
+STILL_ATTEMPTS = ATTEMPTS + ("zbar", "zbar-shrunk")
 """A still photo also tries zbar: on rendered tables it adds nothing, but on real phone photos
 its finder reads codes zxing-cpp misses (5 of 137 in the issue's held-out set), and a still
-can afford it (on the few unread patches only)."""
+can afford it (on the few unread patches only). A still in which nothing at all was read
+tries zbar once more on the whole image, shrunk (``LAST_RESORT``)."""
+LAST_RESORT = "zbar-shrunk"
+"""zbar on a whole region averaged down by 2, then by 4 and so on while its long side stays
+at least ``SHRUNK_AT_LEAST`` px, when nothing else read anything there: a phone photo's code is
+large, and its noise and JPEG blocks, averaged away, no longer break zbar's finder. Measured on
+phone-like photos (``vision.synthetic.qr_photos``, `make bench`)."""
+SHRUNK_AT_LEAST = 500
 
 
 @dataclass(frozen=True)
@@ -111,7 +118,7 @@ def read_region(gray: np.ndarray, box: Box, attempts: tuple[str, ...] = ATTEMPTS
     found: list[tuple[bytes, np.ndarray]] = []
     if "zxing" in attempts:
         found += decode_zxing(crop)
-    fallbacks = [a for a in attempts if a != "zxing"]
+    fallbacks = [a for a in attempts if a not in ("zxing", LAST_RESORT)]
     origin = np.array([box.x, box.y], np.float64)
     known = [points for _, points in found] + [np.asarray(m) - origin for m in markers]
     patches = unread_patches(crop, known) if fallbacks else []
@@ -123,12 +130,23 @@ def read_region(gray: np.ndarray, box: Box, attempts: tuple[str, ...] = ATTEMPTS
             found += [r for r in new if not any(_same_symbol(r[1], f[1]) for f in found)]
             if results:
                 break  # this patch is read
+    if not found and LAST_RESORT in attempts:
+        found = _attempt(crop, LAST_RESORT)
     return [(data, points + (box.x, box.y)) for data, points in found]
 
 
 def _attempt(gray: np.ndarray, attempt: str) -> list[tuple[bytes, np.ndarray]]:
     if attempt == "zbar":
         return decode_zbar(gray)
+    if attempt == LAST_RESORT:
+        factor = 0.5
+        while max(gray.shape) * factor >= SHRUNK_AT_LEAST:
+            shrunk = cv2.resize(gray, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+            results = decode_zbar(shrunk)
+            if results:
+                return [(data, points / factor) for data, points in results]
+            factor /= 2
+        return []
     if attempt == "zxing-upscale":
         upscaled = cv2.resize(gray, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
         return [(data, points / 2) for data, points in decode_zxing(upscaled)]

@@ -113,6 +113,7 @@ SECTIONS = {
                lambda: vision_bench.bench_live(report),
                lambda: vision_bench.bench_read_rates(report),
                lambda: vision_bench.bench_fallbacks(report),
+               lambda: vision_bench.bench_qr_photos(report),
                lambda: vision_bench.bench_cards(report)],
     "app": [lambda: ui_bench.bench_start(report), lambda: ui_bench.bench_card_latency(report),
             lambda: ui_bench.bench_memory(report)],
