@@ -105,13 +105,11 @@ def find_cards(bgr: np.ndarray, shape: CardShape = CardShape()) -> list[np.ndarr
     expected = None if shape.long_px is None else shape.long_px * factor
     search = _Search(edges, shape, factor, expected)
     segments = search.straight_segments()
-    for contour in search.contours(edges, (3, 5)):
-        search.consider(_quadrilateral(contour))
+    search.consider([_quadrilateral(contour) for contour in search.contours(edges, (3, 5))])
     straight = np.zeros_like(edges)
     for x0, y0, x1, y1 in segments.astype(int):
         cv2.line(straight, (x0, y0), (x1, y1), 255, 1)
-    for contour in search.contours(straight, (3,)):
-        search.consider(_quadrilateral(contour))
+    search.consider([_quadrilateral(contour) for contour in search.contours(straight, (3,))])
     hypotheses = _corner_hypotheses(segments, shape.aspect, expected,
                                     search.table_corner if shape.to_table is not None else None)
     if hypotheses:
@@ -130,8 +128,8 @@ def find_cards(bgr: np.ndarray, shape: CardShape = CardShape()) -> list[np.ndarr
                 continue  # one card's corners propose it many times over
             looked[count] = quads[k]
             count += 1
-            search.consider(quads[k])
-    kept = _distinct(search.look_closely(), search.aspect_error)
+        search.consider(list(looked[:count]))
+    kept = _distinct(search.look_closely(), search.aspect_errors)
     outlines = [refined(bgr, quad / factor) for _, quad in kept]
     if shape.to_table is not None:
         outlines = [_trimmed(bgr, outline, lambda quad: search.aspect_error(quad * factor))
@@ -195,13 +193,19 @@ class _Search:
                                 minLineLength=shortest, maxLineGap=5)
         return np.zeros((0, 4)) if lines is None else lines.reshape(-1, 4).astype(np.float64)
 
-    def consider(self, quad: np.ndarray | None) -> None:
-        """Keep ``quad`` to be looked at closely if it roughly fits a card and is new."""
-        if quad is None or not self._fits(quad, slack=1.6):
+    def consider(self, quads: list[np.ndarray | None]) -> None:
+        """Keep each of ``quads`` to be looked at closely if it roughly fits a card and is
+        new, in order."""
+        given = [quad for quad in quads if quad is not None]
+        if not given:
             return
-        if self.tried and np.abs(np.array(self.tried) - quad).max(axis=(1, 2)).min() < 3.0:
-            return  # the same outline found another way
-        self.tried.append(quad)
+        for quad, fits in zip(given, self._fits(np.array(given), slack=1.6)):
+            if not fits:
+                continue
+            if self.tried and \
+                    np.abs(np.array(self.tried) - quad).max(axis=(1, 2)).min() < 3.0:
+                continue  # the same outline found another way
+            self.tried.append(quad)
 
     def look_closely(self) -> list[tuple[float, np.ndarray]]:
         """The outlines considered that lie on edges, each snapped onto them, with the
@@ -218,7 +222,7 @@ class _Search:
         if len(quads) == 0:
             return []
         quads = snapped_many(self.near, quads)
-        quads = quads[[self._fits(quad) for quad in quads]]
+        quads = quads[self._fits(quads)]
         if len(quads) == 0:
             return []
         supports = _supports_along(self.near, quads)
@@ -256,24 +260,32 @@ class _Search:
     def aspect_error(self, quad: np.ndarray) -> float:
         """How far an outline's proportions on the table are from the card's (0 when the
         table is not known: a photo's card may have any proportions)."""
-        if self.shape.to_table is None:
-            return 0.0
-        on_table = cv2.perspectiveTransform((quad / self.factor)[None], self.shape.to_table)[0]
-        short_mm, long_mm = self.shape.size_mm
-        sides = np.linalg.norm(on_table - np.roll(on_table, -1, axis=0), axis=1)
-        first, second = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
-        seen = max(first, second) / max(min(first, second), 1e-9)
-        return abs(seen / (long_mm / short_mm) - 1)
+        return float(self.aspect_errors(quad[None])[0])
 
-    def _fits(self, quad: np.ndarray, slack: float = 1.0) -> bool:
+    def aspect_errors(self, quads: np.ndarray) -> np.ndarray:
+        """``aspect_error`` of many outlines (N x 4 x 2) at once."""
         if self.shape.to_table is None:
-            return _fits(quad, self.shape.aspect, self.low, self.high, slack)
-        if not cv2.isContourConvex(quad.astype(np.float32)):
-            return False
-        on_table = cv2.perspectiveTransform((quad / self.factor)[None], self.shape.to_table)[0]
+            return np.zeros(len(quads))
         short_mm, long_mm = self.shape.size_mm
-        return _fits(on_table, long_mm / short_mm, long_mm * SIZE_TOLERANCE[0],
-                     long_mm * SIZE_TOLERANCE[1], slack * 0.6, skew=1.25)
+        first, second = _mean_sides(self._on_table(quads))
+        seen = np.maximum(first, second) / np.maximum(np.minimum(first, second), 1e-9)
+        return np.abs(seen / (long_mm / short_mm) - 1)
+
+    def _on_table(self, quads: np.ndarray) -> np.ndarray:
+        """Outlines (N x 4 x 2, working-image pixels) in table millimetres."""
+        assert self.shape.to_table is not None
+        points = (quads / self.factor).reshape(1, -1, 2)
+        return cv2.perspectiveTransform(points, self.shape.to_table).reshape(quads.shape)
+
+    def _fits(self, quads: np.ndarray, slack: float = 1.0) -> np.ndarray:
+        """Which of the outlines (N x 4 x 2) fit a card: in table millimetres on a calibrated
+        table, else in pixels."""
+        if self.shape.to_table is None:
+            return _fits(quads, self.shape.aspect, self.low, self.high, slack)
+        short_mm, long_mm = self.shape.size_mm
+        return _convex(quads) & _fits(self._on_table(quads), long_mm / short_mm,
+                                      long_mm * SIZE_TOLERANCE[0], long_mm * SIZE_TOLERANCE[1],
+                                      slack * 0.6, skew=1.25)
 
 
 def _corner_hypotheses(segments: np.ndarray, aspect: float, expected: float | None,
@@ -416,24 +428,31 @@ def _intersection(first: tuple[np.ndarray, np.ndarray],
     return a + t * r
 
 
-def _fits(quad: np.ndarray, aspect: float, low: float, high: float, slack: float = 1.0,
-          skew: float = 1.6) -> bool:
-    """Whether a quadrilateral has a card's proportions and size (``slack`` widens the aspect
-    tolerance, for a first rough look; ``skew`` bounds how much longer one side may be than
-    the side opposite, which perspective allows)."""
-    if not cv2.isContourConvex(quad.astype(np.float32)):
-        return False
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
-    if sides.min() < 8:
-        return False
-    first, second = (sides[0] + sides[2]) / 2, (sides[1] + sides[3]) / 2
-    long_, short = max(first, second), min(first, second)
-    if not low <= long_ <= high:
-        return False
-    if max(sides[0], sides[2]) > skew * min(sides[0], sides[2]) or \
-            max(sides[1], sides[3]) > skew * min(sides[1], sides[3]):
-        return False
-    return abs(long_ / short / aspect - 1) <= ASPECT_TOLERANCE * slack
+def _fits(quads: np.ndarray, aspect: float, low: float, high: float, slack: float = 1.0,
+          skew: float = 1.6) -> np.ndarray:
+    """Which quadrilaterals (N x 4 x 2) have a card's proportions and size (``slack`` widens
+    the aspect tolerance, for a first rough look; ``skew`` bounds how much longer one side may
+    be than the side opposite, which perspective allows)."""
+    sides = np.linalg.norm(quads - np.roll(quads, -1, axis=1), axis=2)  # N x 4
+    first, second = _mean_sides(quads)
+    long_, short = np.maximum(first, second), np.minimum(first, second)
+    opposite = np.maximum(sides[:, :2], sides[:, 2:]) <= skew * np.minimum(sides[:, :2],
+                                                                           sides[:, 2:])
+    with np.errstate(divide="ignore", invalid="ignore"):  # a side under 8 px fails anyway
+        proportions = np.abs(long_ / short / aspect - 1) <= ASPECT_TOLERANCE * slack
+    return (_convex(quads) & (sides.min(axis=1) >= 8) & (low <= long_) & (long_ <= high)
+            & opposite.all(axis=1) & proportions)
+
+
+def _mean_sides(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each quadrilateral (N x 4 x 2), the mean length of its first and third sides and
+    that of its second and fourth."""
+    sides = np.linalg.norm(quads - np.roll(quads, -1, axis=1), axis=2)
+    return (sides[:, 0] + sides[:, 2]) / 2, (sides[:, 1] + sides[:, 3]) / 2
+
+
+def _convex(quads: np.ndarray) -> np.ndarray:
+    return np.array([cv2.isContourConvex(quad.astype(np.float32)) for quad in quads], bool)
 
 
 def _hits(near: np.ndarray, points: np.ndarray) -> np.ndarray:
@@ -673,7 +692,8 @@ def _lines_across(span: int, parallel: bool) -> tuple[np.ndarray, np.ndarray, np
 
 
 def _distinct(found: list[tuple[float, np.ndarray]],
-              aspect_error: Callable[[np.ndarray], float]) -> list[tuple[float, np.ndarray]]:
+              aspect_errors: Callable[[np.ndarray], np.ndarray]
+              ) -> list[tuple[float, np.ndarray]]:
     """One outline per card: of outlines lying on one another with about the same size (a
     contour's inner and outer side, a frame printed just inside the card's edge), the
     outermost one is the card, unless an inner one lies on edges along ``BETTER_SUPPORT``
@@ -682,32 +702,35 @@ def _distinct(found: list[tuple[float, np.ndarray]],
     that ran on along a line on the table). A
     smaller one inside stays a candidate of its own (a printed panel of card proportions):
     the reader tells it is no card."""
-    ordered = sorted(found, key=lambda item: -cv2.contourArea(item[1].astype(np.float32)))
-    kept: list[tuple[float, np.ndarray]] = []
-    for support, quad in ordered:
+    if not found:
+        return []
+    errors = aspect_errors(np.array([quad for _, quad in found]))
+    areas = [cv2.contourArea(quad.astype(np.float32)) for _, quad in found]
+    order = sorted(range(len(found)), key=lambda k: -areas[k])
+    kept: list[int] = []  # indices into found
+    for k in order:
+        support, quad = found[k]
         center = quad.mean(axis=0)
-        area = cv2.contourArea(quad.astype(np.float32))
-        clash = next((k for k, (_, other) in enumerate(kept)
-                      if cv2.pointPolygonTest(other.astype(np.float32),
+        clash = next((i for i, j in enumerate(kept)
+                      if cv2.pointPolygonTest(found[j][1].astype(np.float32),
                                               (float(center[0]), float(center[1])), False) >= 0
-                      and area > 0.6 * cv2.contourArea(other.astype(np.float32))
-                      and _overlap(quad, other) > 0.5), None)
+                      and areas[k] > 0.6 * areas[j]
+                      and _overlap(quad, found[j][1], areas[k], areas[j]) > 0.5), None)
         if clash is None:
-            kept.append((support, quad))
-        elif support > kept[clash][0] + BETTER_SUPPORT:
-            kept[clash] = (support, quad)  # the outer one was a poor fit: the inner is the card
+            kept.append(k)
+        elif support > found[kept[clash]][0] + BETTER_SUPPORT:
+            kept[clash] = k  # the outer one was a poor fit: the inner is the card
         else:
-            outer, inner = aspect_error(kept[clash][1]), aspect_error(quad)
+            outer, inner = errors[kept[clash]], errors[k]
             if outer > CLEARLY_OFF and inner < outer / 2:
-                kept[clash] = (support, quad)
-    return sorted(kept, key=lambda item: -item[0])
+                kept[clash] = k
+    return sorted((found[k] for k in kept), key=lambda item: -item[0])
 
 
-def _overlap(a: np.ndarray, b: np.ndarray) -> float:
-    """Intersection over the smaller area."""
+def _overlap(a: np.ndarray, b: np.ndarray, area_a: float, area_b: float) -> float:
+    """Intersection over the smaller area (the two outlines' areas given)."""
     area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
-    smaller = min(cv2.contourArea(a.astype(np.float32)), cv2.contourArea(b.astype(np.float32)))
-    return float(area) / max(smaller, 1e-6)
+    return float(area) / max(min(area_a, area_b), 1e-6)
 
 
 def upright_order(quad: np.ndarray) -> np.ndarray:
