@@ -261,7 +261,7 @@ def bench_qr_photos(report, count: int = 200) -> None:
     wrong = {"ours": 0, "zxing": 0}
     pipeline = Pipeline()
     for seed in range(1000, 1000 + count):
-        bgr, text = qr_photo(seed)
+        bgr, text, _ = qr_photo(seed)
         gray = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
         ours = [code.text for code in pipeline.read_still(bgr).codes]
         zxing = [r.text for r in zxingcpp.read_barcodes(gray)]

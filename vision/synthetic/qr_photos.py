@@ -20,8 +20,9 @@ DRAWN_MODULE = 8
 """Pixels per module the code is drawn at before it is photographed."""
 
 
-def qr_photo(seed: int) -> tuple[np.ndarray, str]:
-    """A photo (BGR, as decoded from its JPEG) and the text of the one code in it."""
+def qr_photo(seed: int) -> tuple[np.ndarray, str, np.ndarray]:
+    """A photo (BGR, as decoded from its JPEG), the text of the one code in it, and where
+    the code's middle is in the photo (x, y)."""
     rng = random.Random(seed)
     text = _text(rng)
     width, height = rng.choice(SIZES)
@@ -38,7 +39,7 @@ def qr_photo(seed: int) -> tuple[np.ndarray, str]:
                            [cv2.IMWRITE_JPEG_QUALITY, rng.randint(50, 95)])
     photo = cv2.imdecode(data, cv2.IMREAD_COLOR)
     assert photo is not None
-    return np.asarray(photo), text
+    return np.asarray(photo), text, centre
 
 
 def _text(rng: random.Random) -> str:
@@ -85,7 +86,7 @@ def _background(width: int, height: int, seed: int, rng: random.Random) -> np.nd
 def _hold_up(image: np.ndarray, sheet: np.ndarray, side: float,
              rng: random.Random) -> np.ndarray:
     """The sheet ``side`` px across in the photo, turned, tilted and sometimes curved; where
-    its middle is."""
+    its middle is (the code's, printed in the middle of the sheet)."""
     size = sheet.shape[0]
     if rng.random() < 0.3:  # a curved sheet: its rows bow
         bend = rng.uniform(0.02, 0.08) * size
@@ -108,7 +109,8 @@ def _hold_up(image: np.ndarray, sheet: np.ndarray, side: float,
     cover = cv2.warpPerspective(np.ones((size, size), np.float32), matrix, (width, height))
     image *= 1 - cover[..., None]
     image += warped * cover[..., None]
-    return np.array([x, y])
+    middle = np.array([[[size / 2, size / 2]]], np.float32)
+    return cv2.perspectiveTransform(middle, matrix)[0, 0].astype(np.float64)
 
 
 def _light(image: np.ndarray, rng: random.Random, centre: np.ndarray, side: float) -> None:
