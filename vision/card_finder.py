@@ -267,7 +267,7 @@ class _Search:
         if self.shape.to_table is None:
             return np.zeros(len(quads))
         short_mm, long_mm = self.shape.size_mm
-        first, second = _mean_sides(self._on_table(quads))
+        first, second = _mean_sides(_sides(self._on_table(quads)))
         seen = np.maximum(first, second) / np.maximum(np.minimum(first, second), 1e-9)
         return np.abs(seen / (long_mm / short_mm) - 1)
 
@@ -433,8 +433,8 @@ def _fits(quads: np.ndarray, aspect: float, low: float, high: float, slack: floa
     """Which quadrilaterals (N x 4 x 2) have a card's proportions and size (``slack`` widens
     the aspect tolerance, for a first rough look; ``skew`` bounds how much longer one side may
     be than the side opposite, which perspective allows)."""
-    sides = np.linalg.norm(quads - np.roll(quads, -1, axis=1), axis=2)  # N x 4
-    first, second = _mean_sides(quads)
+    sides = _sides(quads)
+    first, second = _mean_sides(sides)
     long_, short = np.maximum(first, second), np.minimum(first, second)
     opposite = np.maximum(sides[:, :2], sides[:, 2:]) <= skew * np.minimum(sides[:, :2],
                                                                            sides[:, 2:])
@@ -444,10 +444,14 @@ def _fits(quads: np.ndarray, aspect: float, low: float, high: float, slack: floa
             & opposite.all(axis=1) & proportions)
 
 
-def _mean_sides(quads: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For each quadrilateral (N x 4 x 2), the mean length of its first and third sides and
-    that of its second and fourth."""
-    sides = np.linalg.norm(quads - np.roll(quads, -1, axis=1), axis=2)
+def _sides(quads: np.ndarray) -> np.ndarray:
+    """The lengths of each quadrilateral's four sides (N x 4 x 2 -> N x 4)."""
+    return np.linalg.norm(quads - np.roll(quads, -1, axis=1), axis=2)
+
+
+def _mean_sides(sides: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each quadrilateral's side lengths (N x 4), the mean of its first and third sides
+    and that of its second and fourth."""
     return (sides[:, 0] + sides[:, 2]) / 2, (sides[:, 1] + sides[:, 3]) / 2
 
 

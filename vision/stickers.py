@@ -26,17 +26,17 @@ ATTEMPTS = ("zxing", "zxing-upscale")
 like a code but was not read, zxing-cpp on a bicubic 2x upscale, which recovers most codes
 under about 3 px per module (measured: 78 -> 93 of 96 tiles at 3 px/module under strong
 degradation; tests/test_sticker_reading.py, `make bench`)."""
-STILL_ATTEMPTS = ATTEMPTS + ("zbar", "zbar-shrunk")
-"""A still photo also tries zbar: on rendered tables it adds nothing, but on real phone photos
-its finder reads codes zxing-cpp misses (5 of 137 in the issue's held-out set), and a still
-can afford it (on the few unread patches only). A still in which nothing at all was read
-tries zbar once more on the whole image, shrunk (``LAST_RESORT``)."""
 LAST_RESORT = "zbar-shrunk"
 """zbar on a whole region averaged down by 2, then by 4 and so on while its long side stays
 at least ``SHRUNK_AT_LEAST`` px, when nothing else read anything there: a phone photo's code is
 large, and its noise and JPEG blocks, averaged away, no longer break zbar's finder. Measured on
 phone-like photos (``vision.synthetic.qr_photos``, `make bench`)."""
 SHRUNK_AT_LEAST = 500
+STILL_ATTEMPTS = ATTEMPTS + ("zbar", LAST_RESORT)
+"""A still photo also tries zbar: on rendered tables it adds nothing, but on real phone photos
+its finder reads codes zxing-cpp misses (5 of 137 in the issue's held-out set), and a still
+can afford it (on the few unread patches only). A still in which nothing at all was read
+tries zbar once more on the whole image, shrunk (``LAST_RESORT``)."""
 
 
 @dataclass(frozen=True)
