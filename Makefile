@@ -54,7 +54,7 @@ bench: setup
 
 # The demo table's deck, taught from its rendered photos (after a change to the card reader).
 demo-deck: setup
-	$(BIN)/python -m vision.synthetic.teaching
+	$(BIN)/python -m synthetic.teaching
 
 setup: $(STAMP)
 

@@ -13,7 +13,7 @@ from vision.sources import SourceError, read_image
 
 from calibration.printables import DEFAULT_STICKER_MM, PAPERS, print_markers, print_stickers
 from calibration.table import CalibrationFailed, calibrate_table
-from calibration.teach import TeachingError, missing_codes, teach_folder
+from calibration.album import TeachingError, missing_codes, teach_folder
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 

@@ -10,7 +10,7 @@ import numpy as np
 from calibration.printables import SWATCH_INKS
 from companion.rules import Coordinate
 from vision.boards import STANDARD_HUES, read_board
-from vision.synthetic.card_faces import PX_PER_MM, REFERENCE_STYLE, draw_badge
+from synthetic.card_faces import PX_PER_MM, REFERENCE_STYLE, draw_badge
 
 
 def board(numbers: list[int], scale: float, seed: int) -> np.ndarray:

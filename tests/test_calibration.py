@@ -13,7 +13,7 @@ from vision.config import Calibration, CalibrationError, load_calibration, save_
 from vision.layout import default_layout
 from vision.rectify import MarkerDetector, rectify
 from calibration.printables import SWATCH_INKS
-from vision.synthetic.scene import Degradation, Scene, View, render
+from synthetic.scene import Degradation, Scene, View, render
 
 
 def table_frame(seed: int, degradation: Degradation | None = None):

@@ -15,9 +15,9 @@ from vision.debounce import Debouncer
 import vision.pipeline as pipeline_module
 from vision.pipeline import Pipeline, _windows
 from vision.stickers import Box
-from vision.synthetic.playback import TablePlayback
-from vision.synthetic.teaching import demo_calibration, demo_model
-from vision.synthetic.scene import Degradation, Scene, View, render
+from synthetic.playback import TablePlayback
+from synthetic.teaching import demo_calibration, demo_model
+from synthetic.scene import Degradation, Scene, View, render
 from tests.bench.vision_bench import laid_card_waits, pile_sequence
 
 

@@ -206,7 +206,7 @@ def test_the_pi_camera_is_aimed_at_the_calibrated_tray_and_locked_after_calibrat
     from ui.camera import CameraWorker, tray_crop
     from vision.config import Calibration
     from vision.layout import default_layout
-    from vision.synthetic.scene import Scene, View, render
+    from synthetic.scene import Scene, View, render
 
     scene = Scene.table()
     frame = render(scene, View.whole_table(scene.layout), seed=1)

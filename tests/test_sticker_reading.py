@@ -18,8 +18,8 @@ from vision.rectify import MarkerDetector
 import vision.stickers as stickers_module
 from vision.stickers import (ATTEMPTS, LAST_RESORT, STILL_ATTEMPTS, Box, decode_zbar,
                              decode_zxing, read_region, read_stickers, unread_patches)
-from vision.synthetic.qr_photos import qr_photo
-from vision.synthetic.scene import Degradation, Scene, render
+from synthetic.qr_photos import qr_photo
+from synthetic.scene import Degradation, Scene, render
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 #: The operating envelope the read-rate target holds in (Degradation.random at this strength):

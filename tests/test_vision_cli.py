@@ -14,9 +14,9 @@ from tests.scenes import tiles_scene
 from tests.scenes import teaching_photo
 from tests.test_cli import companion
 from vision.config import save_calibration
-from vision.synthetic.card_faces import DECKS
-from vision.synthetic.scene import Degradation, Scene, View, render
-from vision.synthetic.teaching import demo_calibration
+from synthetic.card_faces import DECKS
+from synthetic.scene import Degradation, Scene, View, render
+from synthetic.teaching import demo_calibration
 
 
 @pytest.fixture(scope="module")

@@ -58,7 +58,7 @@ os.environ["COMPANION_USB_STICK"] = str(STICK)
 if SCENARIO == "first_boot":  # a camera over a table never calibrated, markers laid
     import cv2  # noqa: E402
 
-    from vision.synthetic.scene import Scene, View, render  # noqa: E402
+    from synthetic.scene import Scene, View, render  # noqa: E402
     _table = Scene.table()
     (HOME / "camera").mkdir(parents=True, exist_ok=True)
     cv2.imwrite(str(HOME / "camera" / "table.png"),
@@ -70,8 +70,8 @@ if SCENARIO == "teach":  # a card of the reference deck in the scan tray, seen b
     import numpy as np  # noqa: E402
 
     from companion.rules import Card  # noqa: E402
-    from vision.synthetic.card_faces import REFERENCE_STYLE  # noqa: E402
-    from vision.synthetic.scene import Degradation, Scene, View, render  # noqa: E402
+    from synthetic.card_faces import REFERENCE_STYLE  # noqa: E402
+    from synthetic.scene import Degradation, Scene, View, render  # noqa: E402
     _scene = Scene.table()
     _scene.add_card(Card.parse(TEACH_CARD), (1050.0, 335.0), 25.0)
     _frame = render(_scene, View.around(_scene.layout.zones["scan-tray"], 20.0),

@@ -48,7 +48,7 @@ from ui.session import Session
 from ui.system import notify
 from ui.words import error_text, log_lines
 from vision.config import Calibration, CalibrationError, load_calibration
-from vision.synthetic.teaching import demo_calibration
+from synthetic.teaching import demo_calibration
 
 log = logging.getLogger(__name__)
 

@@ -26,8 +26,8 @@ from companion.simulate import simulate
 from companion.tracker import Proposal, TrackerView
 from ui.camera import TableEyes
 from ui.session import Session, same_action
-from vision.synthetic.playback import PlaybackFrame, TablePlayback
-from vision.synthetic.teaching import demo_calibration
+from synthetic.playback import PlaybackFrame, TablePlayback
+from synthetic.teaching import demo_calibration
 
 
 @dataclass(frozen=True)

@@ -24,8 +24,7 @@ import numpy as np
 from companion.tracker import DISCARD_ZONE, TRAY_ZONE
 from companion.observations import (CardSeen, CodeSeen, Corners, MarkerSeen, Observation,
                                     Problem, TileSeen)
-from vision.card_finder import CardShape, find_cards
-from vision.cards import CardModel, read_card
+from vision.cards import CardModel, read_cards
 from vision.changes import ChangeTracker
 from vision.config import Calibration
 from vision.debounce import Debouncer
@@ -265,16 +264,16 @@ class Pipeline:
         assert self.model is not None
         if region.w == 0 or region.h == 0:
             return []
-        shape = CardShape(self.model.aspect)
+        card_px = None
         if rectification is not None:
-            # the deck's proportions as taught; its length as the table's card size says
-            shape = CardShape.on_table(self.model.aspect, CARD_SIZE[1],
-                                       rectification.image_to_table, (region.x, region.y),
-                                       (region.w / 2, region.h / 2))
+            # a card's length in the image where the region lies, as the table's card size
+            # says
+            x, y = rectification.to_table(np.array([[region.x + region.w / 2,
+                                                     region.y + region.h / 2]]))[0]
+            card_px = CARD_SIZE[1] * rectification.px_per_mm(float(x), float(y))
         crop = bgr[region.y:region.y + region.h, region.x:region.x + region.w]
         found = []
-        for quad in find_cards(crop, shape):
-            read = read_card(crop, quad, self.model)
+        for read in read_cards(crop, self.model, card_px):
             corners = to_corners(read.corners + (region.x, region.y))
             if not box.contains(*_center(corners)):
                 continue  # a card outside the box is read when its own region is

@@ -30,7 +30,7 @@ LAST_RESORT = "zbar-shrunk"
 """zbar on a whole region averaged down by 2, then by 4 and so on while its long side stays
 at least ``SHRUNK_AT_LEAST`` px, when nothing else read anything there: a phone photo's code is
 large, and its noise and JPEG blocks, averaged away, no longer break zbar's finder. Measured on
-phone-like photos (``vision.synthetic.qr_photos``, `make bench`)."""
+phone-like photos (``synthetic.qr_photos``, `make bench`)."""
 SHRUNK_AT_LEAST = 500
 STILL_ATTEMPTS = ATTEMPTS + ("zbar", LAST_RESORT)
 """A still photo also tries zbar: on rendered tables it adds nothing, but on real phone photos

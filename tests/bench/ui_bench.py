@@ -13,8 +13,8 @@ from companion.rules import Game, Jump, Scan
 from companion.simulate import simulate
 from companion.tracker import Tracker
 from ui.camera import TableEyes
-from vision.synthetic.playback import TablePlayback
-from vision.synthetic.teaching import demo_calibration
+from synthetic.playback import TablePlayback
+from synthetic.teaching import demo_calibration
 
 ROOT = Path(__file__).resolve().parents[2]
 

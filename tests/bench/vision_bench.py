@@ -21,10 +21,10 @@ from tests.scenes import (DECK, STICKERS, card_table, free_spot, read_card_table
 from vision.config import Calibration
 from vision.pipeline import Pipeline
 from vision.stickers import ATTEMPTS, STILL_ATTEMPTS, Box, read_region
-from vision.synthetic.card_faces import DECKS
-from vision.synthetic.qr_photos import qr_photo
-from vision.synthetic.scene import Degradation, Scene, View, render
-from vision.synthetic.teaching import demo_model, teach_deck
+from synthetic.card_faces import DECKS
+from synthetic.qr_photos import qr_photo
+from synthetic.scene import Degradation, Scene, View, render
+from synthetic.teaching import demo_model, teach_deck
 
 
 def _tiles_read(texts: set[str]) -> set[str]:
@@ -254,7 +254,7 @@ def bench_cards(report) -> None:
 
 
 def bench_qr_photos(report, count: int = 200) -> None:
-    """Phone-like photos of any QR code (``vision.synthetic.qr_photos``): what the still
+    """Phone-like photos of any QR code (``synthetic.qr_photos``): what the still
     reader decodes (``companion scan --raw``'s codes) against plain zxing-cpp and plain pyzbar,
     and both together, on the same photos."""
     read = {"ours": 0, "zxing": 0, "pyzbar": 0, "both": 0}

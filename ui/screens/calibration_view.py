@@ -17,7 +17,7 @@ from kivy.uix.screenmanager import Screen
 
 from calibration.printables import print_markers, print_stickers
 from calibration.table import CalibrationFailed, ZoneSizing, calibrate_table
-from calibration.teach import missing_codes
+from calibration.album import missing_codes
 from companion.backup import FOLDER, stick_mount, stick_ready
 from ui.i18n import _
 from vision.config import Calibration, save_calibration

@@ -16,7 +16,7 @@ from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.image import Image
 from kivy.uix.screenmanager import Screen
 
-from calibration.teach import (Taught, TeachingError, add_photo, missing_codes, photographed,
+from calibration.album import (Taught, TeachingError, add_photo, missing_codes, photographed,
                                teach_folder)
 from companion.rules import Card, MalformedEventError
 from ui.i18n import _

@@ -15,15 +15,14 @@ from pathlib import Path
 
 import numpy as np
 
-from calibration.teach import Taught, TeachingPhoto, teach
 from companion.box import load_box
 from companion.rules import Card
-from vision.cards import CardModel
+from synthetic.card_faces import DECKS, Deck
+from synthetic.scene import Degradation, Scene, View, render
+from synthetic.surfaces import SURFACES
+from vision.cards import CardModel, Taught, TeachingPhoto, teach
 from vision.config import Calibration
 from vision.layout import default_layout
-from vision.synthetic.card_faces import DECKS, Deck
-from vision.synthetic.scene import Degradation, Scene, View, render
-from vision.synthetic.surfaces import SURFACES
 
 DEMO_DECK = Path(__file__).with_name("demo_deck.json")
 

@@ -20,7 +20,7 @@ from companion.box import BoxProfile, load_box
 from companion.observations import StickerPayload
 from companion.rules import (Card, Develop, Discover, Event, Inventory, Jump, Scan, Setup, TopUp,
                              Undo)
-from vision.synthetic.scene import Degradation, Scene, Thing, Truth, View, render
+from synthetic.scene import Degradation, Scene, Thing, Truth, View, render
 
 STICKER_MM = 25.0
 UNDO_DEPTH = 16

@@ -26,8 +26,8 @@ from companion.observations import StickerPayload
 from companion.rules import Card, Coordinate, Planet
 from vision.layout import (ARUCO_DICTIONARY, CARD_SIZE, PLANET_BOARD, STICKER_SIZE, TILE_SIZE,
                            TableLayout, default_layout)
-from vision.synthetic.card_faces import DECKS, PX_PER_MM, REFERENCE_STYLE, Deck, draw_badge
-from vision.synthetic.surfaces import surface
+from synthetic.card_faces import DECKS, PX_PER_MM, REFERENCE_STYLE, Deck, draw_badge
+from synthetic.surfaces import surface
 
 
 

@@ -1,0 +1,153 @@
+"""The deck's photo album: the labelled photos a deck is taught from (DESIGN.md §5.2), and
+teaching from them.
+
+A photo's file name is its card code with ``-`` for ``/``: ``B3-G2.png``; several photos of one
+card as ``B3-G2.1.png``, ``B3-G2.2.png``. Photos taken on the touchscreen come from the scan
+tray with two taps, where the top coordinate is printed and where the bottom one is; the taps
+are kept beside them (``taps.json``). What is learned from the photos is ``vision.cards``'s.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.box import BoxProfile, load_box
+from companion.rules import Card, MalformedEventError
+from vision.cards import TeachingError, TeachingPhoto, Taught, teach
+from vision.sources import SourceError, read_image
+
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
+TAPS_FILE = "taps.json"
+"""Beside photos taken on the touchscreen: for each file, where the top and the bottom
+coordinate were tapped (image pixels)."""
+
+Taps = tuple[tuple[float, float], tuple[float, float]]
+
+
+def card_of(path: Path) -> Card:
+    """The card a photo's file name labels."""
+    label = path.name.split(".", 1)[0]
+    try:
+        return Card.parse(label.replace("-", "/"))
+    except MalformedEventError as error:
+        raise TeachingError(f"{path.name}: the name is not a card code ({error})") from None
+
+
+def missing_codes(taught: frozenset[str] | set[str], box: BoxProfile | None = None) -> list[str]:
+    """The box deck's card codes not taught yet, in deck order."""
+    deck = (box or load_box()).deck
+    return sorted({card.code for card in deck} - set(taught))
+
+
+def read_taps(directory: Path) -> dict[str, Taps]:
+    """The taps saved beside the photos; a damaged file counts as no taps (the photos are still
+    taught, their coordinates found by their colours)."""
+    try:
+        data = json.loads((directory / TAPS_FILE).read_text(encoding="utf-8"))
+        return {str(name): ((float(a[0]), float(a[1])), (float(b[0]), float(b[1])))
+                for name, (a, b) in data.items()}
+    except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
+        return {}
+
+
+def add_photo(directory: Path, image: np.ndarray, card: Card, taps: Taps) -> str:
+    """Keep a photo taken on the touchscreen (``B3-O1.png``, or ``B3-O1.2.png`` for a second
+    one) with its taps; the file's name. Both are written whole or not at all: a power cut
+    leaves the album as it was."""
+    directory.mkdir(parents=True, exist_ok=True)
+    stem = card.code.replace("/", "-")
+    count = 1
+    name = f"{stem}.png"
+    while (directory / name).exists():
+        count += 1
+        name = f"{stem}.{count}.png"
+    ok, encoded = cv2.imencode(".png", image)
+    if not ok:
+        raise OSError(f"{directory / name}: the photo could not be encoded")
+    _write_whole(directory / name, encoded.tobytes())
+    taps_now = read_taps(directory)
+    taps_now[name] = taps
+    text = json.dumps({k: [list(a), list(b)] for k, (a, b) in taps_now.items()})
+    _write_whole(directory / TAPS_FILE, text.encode("utf-8"))
+    return name
+
+
+def remove_photo(directory: Path, name: str) -> None:
+    """Take a photo (and its taps) out of the album."""
+    (directory / name).unlink(missing_ok=True)
+    taps_now = read_taps(directory)
+    if name in taps_now:
+        del taps_now[name]
+        text = json.dumps({k: [list(a), list(b)] for k, (a, b) in taps_now.items()})
+        _write_whole(directory / TAPS_FILE, text.encode("utf-8"))
+
+
+def photos_of(directory: Path) -> dict[str, list[str]]:
+    """The album's photo files by card code."""
+    found: dict[str, list[str]] = {}
+    if directory.is_dir():
+        for path in sorted(directory.iterdir()):
+            if path.suffix.lower() in IMAGE_SUFFIXES and path.is_file():
+                try:
+                    code = card_of(path).code
+                except TeachingError:
+                    continue
+                found.setdefault(code, []).append(path.name)
+    return found
+
+
+def photographed(directory: Path) -> dict[str, int]:
+    """How many photos of each card code the folder holds."""
+    return {code: len(names) for code, names in photos_of(directory).items()}
+
+
+def teach_folder(folder: str | Path) -> Taught:
+    """The deck taught from a folder of labelled photos. Files that are no labelled photos,
+    or that cannot be read (one cut short by a power cut), are left out and said so."""
+    directory = Path(folder)
+    if not directory.is_dir():
+        raise TeachingError(f"{directory}: not a folder")
+    photos, skipped = [], []
+    taps = read_taps(directory)
+    for path in sorted(directory.iterdir()):
+        if path.name == TAPS_FILE:
+            continue
+        if path.suffix.lower() not in IMAGE_SUFFIXES:
+            skipped.append(f"{path.name}: not an image file")
+            continue
+        try:
+            card = card_of(path)
+            image = read_image(path)
+        except TeachingError as error:
+            skipped.append(str(error))
+            continue
+        except SourceError as error:
+            skipped.append(f"{path.name}: left out, it cannot be read ({error})")
+            continue
+        photos.append(TeachingPhoto(path.name, image, card, taps.get(path.name)))
+    if not photos:
+        raise TeachingError(f"{directory}: no labelled card photos (named like B3-G2.png)")
+    taught = teach(photos)
+    return Taught(taught.model, taught.photos, taught.cards, tuple(skipped) + taught.skipped,
+                  taught.weak)
+
+
+def _write_whole(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` all at once: into a new file beside it, flushed to the disk,
+    then put in its place."""
+    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(descriptor, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,504 @@
+"""Teaching: a deck learned from one labelled photo per card code (or more).
+
+1. In each photo, the card's two coordinates: the spots of the label's two colours that lie as
+   a card's two coordinates do (taps, where the user gave them, say which). The deck's three
+   inks are then settled on what those spots show, and the spots looked for again.
+2. The card's frame in each photo (``pose``): where the coordinates are, how big they are
+   printed, and the card's outline around them, the same on every card of a deck (each taken
+   as the median over the photos). A coordinate printed upside down at the bottom (as playing
+   cards print their corner indices) is found so, and read turned back.
+3. A card whose two coordinates share a colour (``O1/O3``) does not say by its colours which
+   is on top: its numbers do, as the other photos show them.
+4. Many views of every photo as a table's camera sees cards (``views``); the network learns
+   from their patches to name a coordinate's number, or nothing.
+5. Checks: new views, never learned from, read as the reader reads them; and every photo read
+   back whole. Codes that fail are reported, for another photo.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from companion.rules import Card
+from vision.cards.classifier import Classifier
+from vision.cards.features import describe
+from vision.cards.model import LABELS, SPOT_LABELS, CardModel
+from vision.cards.palette import Palette, settled
+from vision.cards.pose import Pose, Pyramid, patch_matrix, sample
+from vision.cards.reader import code_scores, read_cards, sure_code
+from vision.cards.spots import Spot, find_spots, ink_colour
+from vision.cards.views import Deck, Layout, Source, make_views, view_area
+
+VIEWS = (40, 72)
+"""Views made of each photo to learn from, at the fewest and the most: as many as
+``VIEW_PIXELS`` allows (a deck whose coordinates are small on its cards makes large views)."""
+VIEW_PIXELS = 60e6
+"""The pixels of all the views a deck is taught from, about: teaching's time."""
+CHECK_VIEWS = 8
+"""New views of each photo to check with."""
+SIDE = 1.3
+"""A coordinate's patch side over its spot's size."""
+SPACING = (1.1, 9.0)
+"""The distance between a card's two coordinates, over their size: wider or narrower, two
+spots are not one card's coordinates."""
+SAME_SIZE = 2.0
+"""A card's two coordinates are printed at about one size: their spots differ at most so."""
+TEACHING_HUES = (35.0, 20.0)
+"""How near its ink's hue a pixel must be, before the inks are learned and after (a photo
+taken to teach is in one plain light)."""
+SPOT_HIDDEN = 16
+SPOT_EPOCHS = 30
+"""The spot judge's size and training: a small network, its inputs a few dozen numbers."""
+CHECK_PASS = 0.75
+CHECK_SMALLEST = 16.0
+"""A code read right in fewer of its new views than ``CHECK_PASS`` (its coordinates at least
+``CHECK_SMALLEST`` pixels tall, one view at a time) is weak: another photo of it helps."""
+"""A code read right in fewer of its new views than this is weak: another photo helps."""
+ROUGH_SIDE = 320
+MIN_CARD_AREA = 0.03
+"""A teaching photo's card covers more of it than this."""
+"""A photo is looked at this long (px) to find the card's outline."""
+
+
+class TeachingError(ValueError):
+    """A set of photos that cannot teach a deck; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class TeachingPhoto:
+    name: str
+    image: np.ndarray
+    card: Card
+    taps: tuple[tuple[float, float], tuple[float, float]] | None = None
+    """Image points on the top coordinate and on the bottom one, when the user tapped them."""
+
+
+@dataclass(frozen=True)
+class Taught:
+    model: CardModel
+    photos: int
+    """Photos taught from."""
+    cards: int
+    """Card codes taught."""
+    skipped: tuple[str, ...]
+    """Photos that could not be used, each with the reason."""
+    weak: tuple[str, ...]
+    """Codes the checks read wrongly or not at all: photograph them again (or more)."""
+
+
+@dataclass
+class _Found:
+    photo: TeachingPhoto
+    top: Spot
+    bottom: Spot
+    ordered: bool
+    """The label's colours said which spot is the top one (else the numbers must)."""
+    card: np.ndarray | None = None
+    """The card's rectangle in the photo, where it was found."""
+
+    @property
+    def pose(self) -> Pose:
+        return Pose.between(self.top.centre, self.bottom.centre)
+
+    @property
+    def ratios(self) -> tuple[float, float]:
+        length = max(self.pose.length, 1e-9)
+        return (self.top.size / length, self.bottom.size / length)
+
+
+def teach(photos: list[TeachingPhoto], seed: int = 0) -> Taught:
+    if not photos:
+        raise TeachingError("no photos to teach from")
+    skipped: list[str] = []
+    # the inks: first as their names say, then as the photos show them; the coordinates
+    # looked for again with a nearer hue (a badge parted from a nebula of a near hue beside
+    # it)
+    cards = [_card_quad(photo.image) for photo in photos]
+    palette = Palette.plain()
+    first = [find_spots(photo.image, palette, hue=TEACHING_HUES[0]) for photo in photos]
+    palette = _inks(_coordinates(photos, first, cards, []), palette)
+    spots = [find_spots(photo.image, palette, hue=TEACHING_HUES[1]) for photo in photos]
+    found = _coordinates(photos, spots, cards, skipped)
+    if len(found) < max(2, len(photos) // 2):
+        raise TeachingError(
+            f"the coordinates were found in only {len(found)} of {len(photos)} photos: take "
+            "each card alone, flat, whole and well lit, filling most of the photo")
+    ratios = _typical_ratios(found)
+    outline = _outline(found)
+    layout, found = _oriented(found, ratios)
+    deck = Deck(layout, palette, outline)
+    views = make_views(_sources(found), deck, _views_each(deck, len(found)), seed)
+    targets = np.array([LABELS.index(name) for name in views.labels])
+    classifier = Classifier.fit(describe(views.patches), targets, LABELS, seed)
+    # which spots are coordinates': what pairs up at the table
+    spot_judge = Classifier.fit(np.concatenate(views.spots),
+                                np.array([0 if c else 1 for c in views.spots_coordinate]),
+                                SPOT_LABELS, seed, hidden=SPOT_HIDDEN, epochs=SPOT_EPOCHS)
+    # the reader pairs spots of the sizes it found the coordinates at in the views
+    seen = np.median(np.array(views.ratios), axis=0) if views.ratios else ratios
+    codes = frozenset(f.photo.card.code for f in found)
+    model = CardModel(palette, layout, outline, (float(seen[0]), float(seen[1])), codes,
+                      classifier, spot_judge)
+    weak, alike = _checked(found, model, seed + 1)
+    model.weak, model.look_alikes = weak, alike
+    return Taught(model, len(found), len(codes), tuple(skipped), weak)
+
+
+# -- 1. the coordinates in each photo ------------------------------------------------------
+
+def _coordinates(photos: list[TeachingPhoto], spots: list[list[Spot]],
+                 cards: list[np.ndarray | None], skipped: list[str]) -> list[_Found]:
+    """Each photo's coordinates among its spots (the reason, in ``skipped``, where none):
+    the pair of spots of its label's colours that lies as the pairs of the other photos do.
+    A deck prints its two coordinates alike on every card: at the same places on the card
+    (``cards``: the card found in each photo, where it was), and of the same size for their
+    distance apart. Where most photos have a pair is the coordinates'; a painting's patches
+    of the same inks pair up by chance, each photo's elsewhere."""
+    candidates = [_candidates(photo, mine) for photo, mine in zip(photos, spots)]
+    places = [None if card is None or photo.taps is not None else
+              np.array([_canonical(_on_card(card, np.array([a.centre, b.centre])))
+                        for (a, b), _ in mine]).reshape(-1, 4)
+              for photo, mine, card in zip(photos, candidates, cards)]
+    typical_place = _most_shared([p for p in places if p is not None], PLACE)
+    looks = [np.array([look for _, look in mine]).reshape(-1, 2)
+             for photo, mine in zip(photos, candidates) if photo.taps is None]
+    if typical_place is not None:  # the size of the pairs at that place
+        looks = [look[_near(place, typical_place, PLACE)]
+                 for look, place in zip(looks, places) if place is not None]
+    typical_look = _most_shared(looks, ALIKE)
+    found = []
+    for photo, mine, place, card in zip(photos, candidates, places, cards):
+        if photo.taps is not None:
+            if mine:
+                found.append(_Found(photo, *mine[0][0], True, card))
+            else:
+                skipped.append(f"{photo.name}: no coordinate of its colours where it was "
+                               "tapped")
+            continue
+        looks_now = np.array([look for _, look in mine]).reshape(-1, 2)
+        fitting = np.ones(len(mine), bool) if typical_look is None else \
+            _near(looks_now, typical_look, ALIKE)
+        misfit = np.abs((looks_now - (0 if typical_look is None else typical_look)) / ALIKE
+                        ).max(axis=1) if len(mine) else np.zeros(0)
+        if place is not None and typical_place is not None:
+            fitting &= _near(place, typical_place, PLACE)
+            misfit = np.maximum(misfit, np.abs((place - typical_place) / PLACE).max(axis=1))
+        if fitting.any():
+            best = int(np.argmin(np.where(fitting, misfit, np.inf)))
+            top, bottom = mine[best][0]
+            found.append(_Found(photo, top, bottom, top.colour != bottom.colour, card))
+        else:
+            colours = " and ".join(sorted({c.color for c in photo.card.coordinates}))
+            skipped.append(f"{photo.name}: no two coordinates of its colours ({colours}) "
+                           "were found where the other photos show them")
+    return found
+
+
+def _candidates(photo: TeachingPhoto, spots: list[Spot]
+                ) -> list[tuple[tuple[Spot, Spot], np.ndarray]]:
+    """The pairs of spots that may be the photo's two coordinates (the tapped pair alone,
+    when taps were given), each with its look: log of the spots' size over their distance,
+    log of their size over the photo's."""
+    top_colour, bottom_colour = (c.color for c in photo.card.coordinates)
+    if photo.taps is not None:
+        tapped = _tapped(photo, spots, top_colour, bottom_colour)
+        return [] if isinstance(tapped, str) else [((tapped.top, tapped.bottom),
+                                                    np.zeros(2))]
+    diagonal = math.hypot(*photo.image.shape[:2])
+    xs = np.array([s.x for s in spots])
+    ys = np.array([s.y for s in spots])
+    sizes = np.array([s.size for s in spots])
+    colours = np.array([s.colour for s in spots])
+    length = np.hypot(xs[:, None] - xs[None, :], ys[:, None] - ys[None, :])
+    larger = np.maximum(sizes[:, None], sizes[None, :])
+    fits = ((colours[:, None] == top_colour) & (colours[None, :] == bottom_colour)
+            & (sizes[:, None] <= SAME_SIZE * sizes[None, :])
+            & (sizes[None, :] <= SAME_SIZE * sizes[:, None])
+            & (length >= SPACING[0] * larger) & (length <= SPACING[1] * larger))
+    if top_colour == bottom_colour:
+        fits &= np.triu(np.ones_like(fits), 1)  # one order of two spots of one colour
+    first, second = np.nonzero(fits)
+    size = (sizes[first] + sizes[second]) / 2
+    looks = np.stack([np.log(size / length[first, second]), np.log(size / diagonal)], axis=1)
+    return [((spots[a], spots[b]), look) for a, b, look in zip(first, second, looks)]
+
+
+ALIKE = np.array([0.25, 0.4])
+"""Two pairs are of a size when their logs (``_candidates``) differ by less than these."""
+PLACE = np.array([0.1, 0.1, 0.1, 0.1])
+"""Two pairs lie at one place on their cards when their fractions (``_canonical``) differ by
+less than these."""
+
+
+def _near(values: np.ndarray, typical: np.ndarray, tolerance: np.ndarray) -> np.ndarray:
+    return (np.abs(values - typical) <= tolerance).all(axis=1)
+
+
+def _most_shared(values: list[np.ndarray], tolerance: np.ndarray) -> np.ndarray | None:
+    """The value (of pairs: ``_candidates``, ``_canonical``) that most photos have a pair
+    near: each photo (an array of its pairs' values) votes once for every cell of a grid
+    (three quarters of ``tolerance`` a side) next to one of its pairs' cells."""
+    cell = tolerance * 0.75
+    offsets = np.array(np.meshgrid(*[np.arange(-1, 2)] * len(tolerance), indexing="ij")
+                       ).reshape(len(tolerance), -1).T
+    voted = []
+    for mine in values:
+        if len(mine) == 0:
+            continue
+        cells = (np.floor(mine / cell).astype(np.int64)[:, None, :] + offsets[None]
+                 ).reshape(-1, len(tolerance))
+        voted.append(np.unique(cells, axis=0))
+    if not voted:
+        return None
+    cells, votes = np.unique(np.concatenate(voted), axis=0, return_counts=True)
+    return (cells[int(np.argmax(votes))] + 0.5) * cell
+
+
+def _tapped(photo: TeachingPhoto, spots: list[Spot], top_colour: str, bottom_colour: str
+            ) -> _Found | str:
+    """The spots the user tapped: for each tap, the nearest spot of its colour that covers
+    it (or nearly)."""
+    assert photo.taps is not None
+    chosen = []
+    for (x, y), colour in zip(photo.taps, (top_colour, bottom_colour)):
+        near = [(math.hypot(s.x - x, s.y - y) / s.size, s) for s in spots
+                if s.colour == colour]
+        near = [(d, s) for d, s in near if d <= 1.0]
+        if not near:
+            return "no coordinate of its colour where it was tapped"
+        chosen.append(min(near, key=lambda item: item[0])[1])
+    if chosen[0] == chosen[1]:
+        return "both taps are on one coordinate"
+    return _Found(photo, chosen[0], chosen[1], True)
+
+
+def _inks(found: list[_Found], fallback: Palette) -> Palette:
+    samples: dict[str, list[tuple[float, float]]] = {}
+    for item in found:
+        for spot in (item.top, item.bottom):
+            ab = ink_colour(item.photo.image, spot)
+            if ab is not None:
+                samples.setdefault(spot.colour, []).append(ab)
+    return settled(samples, fallback)
+
+
+def _typical_ratios(found: list[_Found]) -> tuple[float, float]:
+    """Each coordinate's spot size over the two coordinates' distance, the median over the
+    photos (over both, where the colours do not say which is on top)."""
+    ordered = [f.ratios for f in found if f.ordered]
+    both = [r for f in found for r in f.ratios]
+    if len(ordered) >= 3:
+        return (float(np.median([r[0] for r in ordered])),
+                float(np.median([r[1] for r in ordered])))
+    typical = float(np.median(both)) if both else 0.5
+    return (typical, typical)
+
+
+# -- 2. the card's outline ------------------------------------------------------------------
+
+def _outline(found: list[_Found]) -> np.ndarray:
+    """The card's corners in its frame: the median over the photos where the card stands out
+    from the table around it; a rectangle around the coordinates where none does."""
+    outlines = []
+    for item in found:
+        quad = item.card
+        if quad is not None:
+            frame = _to_frame(item.pose, quad)
+            outlines.append(_upright(frame))
+    if len(outlines) >= 2:
+        return np.median(np.array(outlines), axis=0)
+    size = max(np.median([f.ratios for f in found], axis=0))
+    return _upright(np.array([[-size, -size], [size, -size], [size, 1 + size],
+                              [-size, 1 + size]], np.float64))
+
+
+def _card_quad(image: np.ndarray) -> np.ndarray | None:
+    """The card a teaching photo shows, told from the table by colour: the table is what the
+    photo's border shows; the card is the largest region unlike it, as a rectangle (its
+    corners, clockwise on the image); None where no region looks like a card."""
+    factor = min(1.0, ROUGH_SIDE / max(image.shape[:2]))
+    small = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2LAB).astype(np.float32)
+    h, w = lab.shape[:2]
+    band = max(2, min(h, w) // 25)
+    border = np.concatenate([lab[:band].reshape(-1, 3), lab[-band:].reshape(-1, 3),
+                             lab[:, :band].reshape(-1, 3), lab[:, -band:].reshape(-1, 3)])
+    table = np.median(border, axis=0)
+    spread = np.median(np.linalg.norm(border - table, axis=1))
+    unlike = (np.linalg.norm(lab - table, axis=2) > max(10.0, 4.0 * spread)).astype(np.uint8)
+    closing = max(3, int(min(h, w) * 0.03) | 1)
+    unlike = cv2.morphologyEx(unlike, cv2.MORPH_CLOSE, np.ones((closing, closing), np.uint8))
+    contours, _ = cv2.findContours(unlike, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    for contour in sorted(contours, key=cv2.contourArea, reverse=True)[:3]:
+        quad = cv2.boxPoints(cv2.minAreaRect(cv2.convexHull(contour))).astype(np.float64)
+        sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+        aspect = max(sides[0], sides[1]) / max(min(sides[0], sides[1]), 1e-9)
+        area = cv2.contourArea(quad.astype(np.float32))
+        if 1.05 <= aspect <= 2.2 and MIN_CARD_AREA * h * w <= area <= 0.9 * h * w:
+            return quad / factor
+    return None
+
+
+def _on_card(quad: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Points (N x 2) as fractions of the card's width and length (u, v) from one corner; which
+    of two opposite corners is the first is not known (a card half round is the same
+    rectangle): see ``_canonical``."""
+    first, second = quad[1] - quad[0], quad[2] - quad[1]
+    across, along = (first, second) if np.linalg.norm(first) <= np.linalg.norm(second) \
+        else (second, first)
+    origin = quad[0]
+    if across[0] * along[1] - across[1] * along[0] < 0:  # one handedness on every photo
+        origin, across = origin + across, -across
+    return (points - origin) @ np.linalg.inv(np.column_stack([across, along])).T
+
+
+def _canonical(pair: np.ndarray) -> np.ndarray:
+    """A pair of spots on a card (2 x 2, fractions ``_on_card``) the same whichever way round
+    the card was taken: the first spot nearer the card's first end."""
+    top, bottom = pair
+    if top[1] > bottom[1] + 0.05 or (abs(top[1] - bottom[1]) <= 0.05 and top[0] > bottom[0]):
+        pair = 1.0 - pair
+    return pair.ravel()
+
+
+def _to_frame(pose: Pose, points: np.ndarray) -> np.ndarray:
+    matrix = np.vstack([pose.matrix, [0, 0, 1]])
+    back = np.linalg.inv(matrix)
+    mapped = np.hstack([points, np.ones((len(points), 1))]) @ back.T
+    return mapped[:, :2]
+
+
+def _upright(corners: np.ndarray) -> np.ndarray:
+    """A card's four corners (in its frame) ordered clockwise from the upright face's
+    top-left: the card's long axis points from the top coordinate towards the bottom one."""
+    centre = corners.mean(axis=0)
+    order = np.argsort(np.arctan2(corners[:, 1] - centre[1], corners[:, 0] - centre[0]))
+    quad = corners[order]
+    sides = quad - np.roll(quad, -1, axis=0)  # side k from corner k + 1 to corner k
+    lengths = np.linalg.norm(sides, axis=1)
+    long_k = int(np.argmax(lengths[:2] + lengths[2:]))
+    down = sides[long_k] / max(lengths[long_k], 1e-9)
+    if down[1] < 0:  # towards the bottom coordinate, at (0, 1)
+        down = -down
+    right = np.array([down[1], -down[0]])
+    along, across = quad @ down, quad @ right
+    top_two = np.argsort(along)[:2]
+    first = int(top_two[np.argmin(across[top_two])])
+    quad = np.roll(quad, -first, axis=0)
+    if (quad[1] - quad[0]) @ right < 0:  # clockwise on the image: the next corner is right
+        quad = np.vstack([quad[0], quad[1:][::-1]])
+    return quad
+
+
+# -- 3. which coordinate is on top ----------------------------------------------------------
+
+def _oriented(found: list[_Found], ratios: tuple[float, float]
+              ) -> tuple[Layout, list[_Found]]:
+    """The layout (whether the bottom coordinate is printed upside down), and every card with
+    its top coordinate decided: by the colours where they differ, else by which way round its
+    numbers look most like the same numbers on the other cards."""
+    sides = (SIDE * ratios[0], SIDE * ratios[1])
+    size = max(ratios)
+    ordered = [f for f in found if f.ordered]
+    straight, turned = Layout(sides, size, False), Layout(sides, size, True)
+    looks = {False: _looks(ordered, straight), True: _looks(ordered, turned)}
+    bottom_turned = _agreement(looks[True]) > _agreement(looks[False])
+    layout = turned if bottom_turned else straight
+    known = looks[bottom_turned]
+    result = []
+    for item in found:
+        if not item.ordered:
+            flipped = replace(item, top=item.bottom, bottom=item.top, ordered=True)
+            costs = [_distance_to(known, _looks([f], layout)) for f in (item, flipped)]
+            item = flipped if costs[1] < costs[0] else replace(item, ordered=True)
+        result.append(item)
+    return layout, result
+
+
+def _looks(found: list[_Found], layout: Layout) -> list[tuple[str, int, np.ndarray]]:
+    """Each card's two coordinates as the photo shows them: (number, place, description)."""
+    out = []
+    for item in found:
+        pyramid = Pyramid(item.photo.image)
+        pose = item.pose
+        patches = np.array([sample(pyramid, patch_matrix(pose, (0.0, 0.0), layout.sides[0])),
+                            sample(pyramid, patch_matrix(pose, (0.0, 1.0), layout.sides[1],
+                                                         layout.bottom_turned))])
+        described = describe(patches)
+        top, bottom = (str(c)[1] for c in item.photo.card.coordinates)
+        out += [(top, 0, described[0]), (bottom, 1, described[1])]
+    return out
+
+
+def _agreement(looks: list[tuple[str, int, np.ndarray]]) -> float:
+    """How often a bottom coordinate's nearest top coordinate shows its number."""
+    tops = [(n, d) for n, place, d in looks if place == 0]
+    bottoms = [(n, d) for n, place, d in looks if place == 1]
+    if not tops or not bottoms:
+        return 0.0
+    top_numbers = np.array([n for n, _ in tops])
+    top_looks = np.array([d for _, d in tops])
+    hits = [top_numbers[np.argmin(np.linalg.norm(top_looks - d, axis=1))] == n
+            for n, d in bottoms if n in top_numbers]
+    return float(np.mean(hits)) if hits else 0.0
+
+
+def _distance_to(known: list[tuple[str, int, np.ndarray]],
+                 mine: list[tuple[str, int, np.ndarray]]) -> float:
+    """How far a card's coordinates are from the same numbers on the other cards."""
+    total = 0.0
+    for number, _, look in mine:
+        same = [d for n, _, d in known if n == number]
+        if same:
+            total += float(np.linalg.norm(np.array(same) - look, axis=1).min())
+    return total
+
+
+# -- 4. learning ----------------------------------------------------------------------------
+
+def _views_each(deck: Deck, photos: int) -> int:
+    """How many views of each photo to learn from."""
+    return int(np.clip(VIEW_PIXELS / (view_area(deck) * photos), *VIEWS))
+
+
+def _sources(found: list[_Found]) -> list[Source]:
+    return [Source(Pyramid(f.photo.image), f.pose,
+                   (str(f.photo.card.top)[1], str(f.photo.card.bottom)[1]),
+                   (f.photo.card.top.color, f.photo.card.bottom.color)) for f in found]
+
+
+# -- 5. checks ------------------------------------------------------------------------------
+
+def _checked(found: list[_Found], model: CardModel, seed: int
+             ) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """Codes read wrongly or not at all in new views of their photos, or in the photos
+    themselves; and the taught codes read in their place."""
+    deck = Deck(model.layout, model.palette, model.outline)
+    views = make_views(_sources(found), deck, CHECK_VIEWS, seed, CHECK_SMALLEST)
+    chances = model.classifier.probabilities(describe(views.patches))
+    right: dict[str, list[bool]] = {}
+    alike: set[tuple[str, str]] = set()
+    for top, bottom, index in views.pairs:
+        card = found[index].photo.card
+        read = _code_of(chances[top], chances[bottom], card, model)
+        right.setdefault(card.code, []).append(read == card.code)
+        if read is not None and read != card.code:
+            first, second = sorted((read, card.code))
+            alike.add((first, second))
+    for index in views.missed:
+        right.setdefault(found[index].photo.card.code, []).append(False)
+    weak = {code for code, results in right.items() if np.mean(results) < CHECK_PASS}
+    for f in found:
+        reads = [r for r in read_cards(f.photo.image, model) if r.card is not None]
+        if not any(r.card.code == f.photo.card.code for r in reads if r.card is not None):
+            weak.add(f.photo.card.code)
+    return tuple(sorted(weak)), tuple(sorted(alike))
+
+
+def _code_of(top: np.ndarray, bottom: np.ndarray, card: Card, model: CardModel) -> str | None:
+    """What the reader's rule makes of a view's two patches (colours as the card's)."""
+    return sure_code(code_scores(top, bottom, model, (card.top.color, card.bottom.color)))

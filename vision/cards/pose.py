@@ -1,0 +1,119 @@
+"""Where a card lies, told by its two coordinates, and the patches the reader looks at.
+
+A card's own frame is set by the centres of its two coordinates as the camera sees them: the
+top one at (0, 0), the bottom one at (0, 1), the first axis to the right of the upright face.
+The frame comes from what the reader finds (two spots), not from the card's outline, so it is
+the same whatever the art, the table or a corner under another card; teaching sets it the same
+way in its photos, so a patch read at the table is cut as the patches it learned from were.
+
+Over a card the camera's view is nearly affine; the frame takes it as a turn and a scale. A
+tilted camera shortens one direction more than the other: the reader learns that from its
+views.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+PATCH = 24
+"""A coordinate's patch, in pixels a side: a coordinate 12 px tall in the camera image is
+still seen whole, one 60 px tall is averaged down."""
+MAX_ZOOM_OUT = 1.6
+"""A patch samples an image level where it spans at most this many times its own pixels
+(larger, it is taken from a level halved again: no aliasing)."""
+
+
+@dataclass(frozen=True)
+class Pose:
+    """A card's frame in an image: face point (u, v) lies at ``top + u * across + v * step``,
+    where ``across`` is ``step`` turned a quarter to the face's right."""
+
+    top: tuple[float, float]
+    """The top coordinate's centre (image pixels)."""
+    step: tuple[float, float]
+    """From the top coordinate's centre to the bottom one's (image pixels)."""
+
+    @classmethod
+    def between(cls, top: tuple[float, float], bottom: tuple[float, float]) -> Pose:
+        return cls(top, (bottom[0] - top[0], bottom[1] - top[1]))
+
+    @property
+    def length(self) -> float:
+        """The distance between the two coordinates (image pixels)."""
+        return math.hypot(*self.step)
+
+    @property
+    def matrix(self) -> np.ndarray:
+        """2 x 3: face (u, v, 1) to image pixels."""
+        dx, dy = self.step
+        return np.array([[dy, dx, self.top[0]], [-dx, dy, self.top[1]]], np.float64)
+
+    def to_image(self, points: np.ndarray) -> np.ndarray:
+        """Face points (N x 2) in image pixels."""
+        points = np.asarray(points, np.float64).reshape(-1, 2)
+        return points @ self.matrix[:, :2].T + self.matrix[:, 2]
+
+    def turned(self) -> Pose:
+        """The same two coordinates, the other one taken as the top (the card half round)."""
+        return Pose((self.top[0] + self.step[0], self.top[1] + self.step[1]),
+                    (-self.step[0], -self.step[1]))
+
+
+def patch_matrix(pose: Pose, centre: tuple[float, float], side: float,
+                 turn: bool = False) -> np.ndarray:
+    """3 x 3: a patch's pixels (x, y) to image pixels, for the square of ``side`` (face units)
+    centred on the face point ``centre``; ``turn``: the square seen half round (a coordinate
+    printed upside down, as playing cards' corner indices are)."""
+    step = (-1.0 if turn else 1.0) * side / PATCH
+    u = centre[0] + step * (0.5 - PATCH / 2)
+    v = centre[1] + step * (0.5 - PATCH / 2)
+    (dx, dy), (x, y) = pose.step, pose.top
+    # the pose's matrix ((dy, dx, x), (-dx, dy, y)) after the patch's scale and shift
+    return np.array([[dy * step, dx * step, dy * u + dx * v + x],
+                     [-dx * step, dy * step, -dx * u + dy * v + y], [0.0, 0.0, 1.0]])
+
+
+def turned(matrix: np.ndarray, angle: float) -> np.ndarray:
+    """A patch's matrix turned by ``angle`` (radians) about the patch's middle."""
+    middle = (PATCH - 1) / 2
+    c, s = math.cos(angle), math.sin(angle)
+    about = np.array([[c, -s, middle - c * middle + s * middle],
+                      [s, c, middle - s * middle - c * middle], [0.0, 0.0, 1.0]])
+    return matrix @ about
+
+
+class Pyramid:
+    """An image and its halvings, made as they are needed."""
+
+    def __init__(self, image: np.ndarray) -> None:
+        self.levels = [image]
+
+    def level(self, k: int) -> np.ndarray:
+        while len(self.levels) <= k:
+            self.levels.append(cv2.pyrDown(self.levels[-1]))
+        return self.levels[k]
+
+
+def sample(pyramid: Pyramid, matrix: np.ndarray, side: int = PATCH) -> np.ndarray:
+    """The patch (``side`` pixels a side, BGR) whose pixels ``matrix`` (3 x 3) maps to image
+    pixels, taken from the level of the image where it is not shrunk by more than
+    ``MAX_ZOOM_OUT``."""
+    (a, b, c), (d, e, f) = matrix[0], matrix[1]
+    spread = math.sqrt(abs(a * e - b * d))
+    level = 0
+    while spread / 2 ** level > MAX_ZOOM_OUT and level < 5:
+        level += 1
+    if level:
+        # a halved level's pixel k covers full pixels 2k and 2k + 1: its centre is at 2k + 0.5
+        half, shift = 0.5 ** level, (2 ** level - 1) / 2
+        at_level = np.array([[a * half, b * half, (c - shift) * half],
+                             [d * half, e * half, (f - shift) * half]])
+    else:
+        at_level = np.array([[a, b, c], [d, e, f]])
+    return cv2.warpAffine(pyramid.level(level), at_level, (side, side),
+                          flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                          borderMode=cv2.BORDER_REPLICATE)

@@ -1,0 +1,342 @@
+"""Reading cards: their coordinates found, grouped into cards, each coordinate named.
+
+1. The spots of the deck's inks in the image (``spots``): where a coordinate may be.
+2. Every two spots that could be one card's two coordinates: of colours a taught code has
+   top and bottom, of about the sizes and the distance apart the deck prints them (on a
+   calibrated table, at the card's true size).
+3. For each such pair, both coordinates' patches cut in the pair's frame (``pose``) and named
+   by the taught network: a number, or nothing.
+4. A pair is a card when the two names make a taught code clearly more likely than anything
+   else (another code, a code never taught, or nothing at all). Of pairs that share a spot, or
+   claim the same card, the surest is kept.
+
+Whatever the card's art, the table or a corner lying under another card, only the two
+coordinates need to be seen. Anything not clear is "unsure": a wrong read is worse than none.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.rules import Card, MalformedEventError
+from vision.cards.features import describe
+from vision.cards.model import LABELS, NUMBERS, CardModel
+from vision.cards.pose import PATCH, Pose, Pyramid, patch_matrix, sample, turned
+from vision.cards.palette import Palette
+from vision.cards.spot_looks import describe_spots
+from vision.cards.spots import Spot, find_spots
+
+SIZE_SLACK = (0.65, 1.6)
+"""How far a spot's size may be from what the deck's print and the two spots' distance
+apart say it is (a camera's slant shortens one direction; a small spot grows with blur)."""
+PIECE = 0.1
+"""The smaller of the two spots may be as small as this (a piece of its coordinate)."""
+MAX_PAIRS = 120
+"""Pairs read in one image at the most (a busy table's spots pair up by the thousand)."""
+SPOT_KEEP = 0.02
+"""A spot the spot judge gives less than this chance of being a coordinate's is not paired."""
+SURE = 0.7
+"""A card is read when its code is at least this likely."""
+MARGIN = 6.0
+"""... and this many times likelier than any other taught code."""
+UNTAUGHT = "untaught"
+"""In ``code_scores``: numbers that are no taught code of the pair's colours."""
+LOOKS_LIKE_CARD = 0.5
+"""A pair not read but at least this likely to be a card's two coordinates is reported as
+a card the reader is unsure of."""
+PROMISING = 0.2
+"""A pair whose likeliest code is at least this likely is read again (``WOBBLE``)."""
+WOBBLE = 0.06
+"""How far a read's frame is moved to check it holds (a part of a coordinate's patch)."""
+ZOOM_WOBBLE = 0.06
+TURNS = (-0.5, 0.5)
+"""Turns (radians, about 30 degrees) a read's patches are checked at (``_steady``)."""
+TURN_MARGIN = 0.1
+"""A patch turned so that shows its number this much more plainly than as cut is askew."""
+SAME_CARD = 0.4
+"""Two reads whose cards overlap by more than this part of the smaller are one card."""
+
+
+@dataclass(frozen=True)
+class CardRead:
+    card: Card | None
+    """None when the reader is unsure."""
+    confidence: float
+    corners: np.ndarray
+    """Image corners (4 x 2) clockwise from the top-left of the card's upright face."""
+    reason: str = ""
+    """Why the reader is unsure."""
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        middle = self.corners.mean(axis=0)
+        return (float(middle[0]), float(middle[1]))
+
+
+def read_cards(bgr: np.ndarray, model: CardModel, card_px: float | None = None
+               ) -> list[CardRead]:
+    """The cards in ``bgr``: those read, and those the reader is unsure of (``card`` None,
+    with a reason). ``card_px``: a card's long side in pixels where the cards lie, when the
+    table is calibrated."""
+    if bgr.ndim != 3 or min(bgr.shape[:2]) < 8:
+        return []
+    distance = None if card_px is None else card_px / model.long_side
+    symbol_px = None if distance is None else distance * max(model.spot_sizes)
+    pyramid = Pyramid(bgr)
+    spots = find_spots(bgr, model.palette, symbol_px)
+    likely = model.spot_judge.probabilities(describe_spots(pyramid, spots))[:, 0] \
+        if spots else np.zeros(0)
+    pairs = _pairs(spots, likely, model, distance)
+    if not pairs:
+        return []
+    poses = [Pose.between(spots[i].centre, spots[j].centre) for i, j in pairs]
+    colours = [(spots[i].colour, spots[j].colour) for i, j in pairs]
+    patches = coordinate_patches(pyramid, poses, model)
+    chances = model.classifier.probabilities(describe(patches)).reshape(len(poses), 2, -1)
+    reads = [_decided(pose, top, bottom, model, colour)
+             for pose, (top, bottom), colour in zip(poses, chances, colours)]
+    reads = _steady(pyramid, poses, reads, model, colours, chances)
+    reads = [_coloured(read, patches[2 * k:2 * k + 2], colours[k], model.palette)
+             for k, read in enumerate(reads)]
+    return _kept(reads, pairs)
+
+
+def _coloured(read: _Read, patches: np.ndarray, colours: tuple[str, str],
+              palette: Palette) -> _Read:
+    """A card read stays read only when each of its two patches is plainly of its spot's
+    ink (a patch cut on a pale centre inside a badge of another ink is not)."""
+    if read.read.card is None or all(patch_ink(p, palette) == c
+                                     for p, c in zip(patches, colours)):
+        return read
+    return _Read(CardRead(None, read.read.confidence, read.read.corners,
+                          "a coordinate's colour is not clear"), read.likely_card, read.best)
+
+
+def patch_ink(patch: np.ndarray, palette: Palette) -> str | None:
+    """The ink a coordinate's patch shows: the colour of the most coloured part of its
+    middle, when it is plainly one of the palette's."""
+    margin = PATCH // 5
+    middle = cv2.cvtColor(np.ascontiguousarray(patch[margin:-margin, margin:-margin]),
+                          cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float64)
+    a, b = middle[:, 1] - 128, middle[:, 2] - 128
+    chroma = np.hypot(a, b)
+    core = chroma >= np.percentile(chroma, 70)
+    return palette.name(float(a[core].mean()), float(b[core].mean()))
+
+
+@dataclass(frozen=True)
+class Cut:
+    """How a pair's two patches are cut: in its frame, a little larger or smaller (``zoom``),
+    each turned about its middle by ``turn`` (radians)."""
+
+    pose: Pose
+    zoom: float = 1.0
+    turn: float = 0.0
+
+
+def _steady(pyramid: Pyramid, poses: list[Pose], reads: list[_Read], model: CardModel,
+            colours: list[tuple[str, str]], chances: np.ndarray) -> list[_Read]:
+    """Each pair that may be a card, read again with its frame moved a little each way and
+    its patches cut a little larger and smaller (``WOBBLE``), and decided on what all those
+    reads show together. A number half in its patch (the frame put on a bar under it, say)
+    reads as another number from one exact frame, not from the frames around it; a number
+    read for sure reads so from all. And a card read so is unsure still when either patch,
+    turned a little (``TURN_CHECK``), shows its number more plainly than as cut: its number
+    does not stand the frame's way up (two spots of two cards lying askew)."""
+    chosen = [k for k, r in enumerate(reads) if r.best >= PROMISING]
+    if not chosen:
+        return reads
+    cuts = [_wobbled(poses[k], model) for k in chosen]
+    per = len(cuts[0])
+    again = coordinate_chances(pyramid, [cut for group in cuts for cut in group], model)
+    out = list(reads)
+    for n, k in enumerate(chosen):
+        mine = again[n * per:(n + 1) * per]
+        wobbles, turns = mine[:per - len(TURNS)], mine[per - len(TURNS):]
+        mean = np.concatenate([chances[k:k + 1], wobbles]).mean(axis=0)
+        read = _decided(poses[k], mean[0], mean[1], model, colours[k])
+        numbers = len(NUMBERS)
+        upright = mean[:, :numbers].max(axis=1)  # per patch
+        if read.read.card is not None and \
+                (turns[:, :, :numbers].max(axis=2) > upright + TURN_MARGIN).any():
+            read = _Read(CardRead(None, read.read.confidence, read.read.corners,
+                                  "its numbers do not stand its way up"), read.likely_card,
+                         read.best)
+        out[k] = read
+    return out
+
+
+def _wobbled(pose: Pose, model: CardModel) -> list[Cut]:
+    """The frame moved a little each way along and across; as it is, its patches cut a little
+    larger and smaller; and last, its patches turned a little each way (``TURNS``)."""
+    side = max(model.layout.sides) * WOBBLE
+    (x, y), (dx, dy) = pose.top, pose.step
+    across = (dy * side, -dx * side)
+    along = (dx * side, dy * side)
+    cuts = [Cut(Pose((x + sign * ax, y + sign * ay), pose.step))
+            for ax, ay in (across, along) for sign in (-1, 1)]
+    cuts += [Cut(pose, 1 - ZOOM_WOBBLE), Cut(pose, 1 + ZOOM_WOBBLE)]
+    return cuts + [Cut(pose, turn=turn) for turn in TURNS]
+
+
+def coordinate_chances(pyramid: Pyramid, cuts: list[Cut] | list[Pose], model: CardModel
+                       ) -> np.ndarray:
+    """For each cut (or pose, cut plainly), how likely its top and bottom patches show each
+    of ``LABELS`` (N x 2 x len(LABELS))."""
+    patches = coordinate_patches(pyramid, cuts, model)
+    chances = model.classifier.probabilities(describe(patches))
+    return chances.reshape(len(cuts), 2, len(LABELS))
+
+
+def coordinate_patches(pyramid: Pyramid, cuts: list[Cut] | list[Pose], model: CardModel
+                       ) -> np.ndarray:
+    """Each cut's (or pose's) top and bottom patches, one after the other."""
+    layout = model.layout
+    patches = np.empty((2 * len(cuts), PATCH, PATCH, 3), np.uint8)
+    for k, cut in enumerate(cuts):
+        if isinstance(cut, Pose):
+            cut = Cut(cut)
+        for which in (0, 1):
+            matrix = patch_matrix(cut.pose, (0.0, float(which)), layout.sides[which] * cut.zoom,
+                                  which == 1 and layout.bottom_turned)
+            if cut.turn:
+                matrix = turned(matrix, cut.turn)
+            patches[2 * k + which] = sample(pyramid, matrix)
+    return patches
+
+
+@dataclass(frozen=True)
+class _Read:
+    read: CardRead
+    likely_card: float
+    """How likely the pair is a card's two coordinates at all."""
+    best: float = 0.0
+    """How likely its likeliest taught code is."""
+
+
+def _pairs(spots: list[Spot], likely: np.ndarray, model: CardModel, distance: float | None
+           ) -> list[tuple[int, int]]:
+    """The (top, bottom) pairs of spots that could be one card's two coordinates, likeliest
+    first, at most ``MAX_PAIRS``: of colours a taught code has on top and at the bottom, and
+    placed as the deck prints them: one of the two (at least) of its size for their distance
+    apart (``SIZE_SLACK``: the other may be a piece of its coordinate, a number without its
+    bar); on a calibrated table, that distance about the card's. Only spots that may be a
+    coordinate's (``likely``, from the spot judge) are paired, likeliest first."""
+    keep = np.nonzero(likely >= SPOT_KEEP)[0]
+    if len(keep) < 2:
+        return []
+    spots = [spots[k] for k in keep]
+    likely = likely[keep]
+    xs = np.array([s.x for s in spots])
+    ys = np.array([s.y for s in spots])
+    sizes = np.array([s.size for s in spots])
+    colours = np.array([s.colour for s in spots])
+    apart = np.hypot(xs[:, None] - xs[None, :], ys[:, None] - ys[None, :])
+    np.fill_diagonal(apart, np.inf)
+    top_size, bottom_size = model.spot_sizes
+    top = sizes[:, None] / (top_size * apart)
+    bottom = sizes[None, :] / (bottom_size * apart)
+    larger, smaller = np.maximum(top, bottom), np.minimum(top, bottom)
+    fits = (larger >= SIZE_SLACK[0]) & (larger <= SIZE_SLACK[1]) & (smaller >= PIECE)
+    if distance is not None:
+        fits &= (apart >= SIZE_SLACK[0] * distance) & (apart <= SIZE_SLACK[1] * distance)
+    allowed = np.zeros_like(fits)
+    for upper, lower in model.colour_pairs():
+        allowed |= (colours[:, None] == upper) & (colours[None, :] == lower)
+    first, second = np.nonzero(fits & allowed)
+    # likeliest first: both spots a coordinate's, of the size the deck prints for their
+    # distance apart
+    odd = np.abs(np.log(top[first, second])) + np.abs(np.log(bottom[first, second]))
+    score = np.log(likely[first] * likely[second] + 1e-9) - odd
+    order = np.argsort(-score, kind="stable")[:MAX_PAIRS]
+    return [(int(keep[first[k]]), int(keep[second[k]])) for k in order]
+
+
+def code_scores(top: np.ndarray, bottom: np.ndarray, model: CardModel,
+                colours: tuple[str, str]) -> list[tuple[str, float]]:
+    """How likely a pair of patches (their chances of each label) shows each taught code of
+    the pair's colours, likeliest first; last, as ``UNTAUGHT``, how likely it shows the
+    likeliest pair of numbers that is no taught code."""
+    codes, upper, lower = model.codes_of(colours)
+    scores = top[upper] * bottom[lower]
+    order = np.argsort(-scores, kind="stable")
+    numbers = len(NUMBERS)
+    every = np.outer(top[:numbers], bottom[:numbers])
+    every[upper, lower] = 0.0
+    return [(codes[k], float(scores[k])) for k in order] + [(UNTAUGHT, float(every.max()))]
+
+
+def sure_code(ranked: list[tuple[str, float]]) -> str | None:
+    """The code a pair is read as, when it is sure (``SURE``, ``MARGIN``): likelier by far
+    than the next taught code and than any pair of numbers that is no taught code (a card of
+    a code never taught is not read as the nearest taught one)."""
+    if len(ranked) < 2 or ranked[0][0] == UNTAUGHT:
+        return None
+    best = ranked[0][1]
+    rival = max(score for _, score in ranked[1:])
+    return ranked[0][0] if best >= SURE and best >= MARGIN * rival else None
+
+
+def _decided(pose: Pose, top: np.ndarray, bottom: np.ndarray, model: CardModel,
+             colours: tuple[str, str]) -> _Read:
+    """What a pair reads as, and how likely it is a card at all."""
+    corners = pose.to_image(model.outline)
+    nothing = len(NUMBERS)
+    likely_card = float((1 - top[nothing]) * (1 - bottom[nothing]))
+    ranked = code_scores(top, bottom, model, colours)
+    if len(ranked) == 1:
+        return _Read(CardRead(None, 0.0, corners, "its colours are no taught code's"), 0.0)
+    (code, best), (other, second) = ranked[0], ranked[1]
+    if sure_code(ranked) is not None:
+        try:
+            return _Read(CardRead(Card.parse(code), best, corners), likely_card, best)
+        except MalformedEventError:  # a taught code is canonical: never, but no guess
+            pass
+    numbers = [NUMBERS[int(np.argmax(chances[:nothing]))] for chances in (top, bottom)]
+    read = f"{colours[0]}{numbers[0]}/{colours[1]}{numbers[1]}"
+    if code == UNTAUGHT:
+        reason = f"it reads as {read}, a code the deck was not taught"
+    elif best >= SURE * 0.5:
+        reason = f"it could be {code} or " + (
+            "a code the deck was not taught" if other == UNTAUGHT else other)
+    else:
+        reason = "a coordinate is not clear enough to read"
+    return _Read(CardRead(None, best, corners, reason), likely_card, best)
+
+
+def _kept(reads: list[_Read], pairs: list[tuple[int, int]]) -> list[CardRead]:
+    """The cards read, surest first, each spot and each card claimed once; then the pairs
+    that look like cards but were not read, where no card was."""
+    order = sorted(range(len(reads)), key=lambda k: -reads[k].read.confidence)
+    used: set[int] = set()
+    kept: list[CardRead] = []
+    for k in order:
+        read = reads[k].read
+        if read.card is None or used & set(pairs[k]) or _claimed(read, kept):
+            continue
+        used |= set(pairs[k])
+        kept.append(read)
+    unsure: list[CardRead] = []
+    for k in sorted(range(len(reads)), key=lambda k: -reads[k].likely_card):
+        read = reads[k].read
+        if read.card is not None or reads[k].likely_card < LOOKS_LIKE_CARD or \
+                used & set(pairs[k]) or _claimed(read, kept + unsure):
+            continue
+        used |= set(pairs[k])
+        unsure.append(read)
+    return kept + unsure
+
+
+def _claimed(read: CardRead, others: list[CardRead]) -> bool:
+    """Whether another read's card lies mostly on this one's."""
+    mine = read.corners.astype(np.float32)
+    area = abs(cv2.contourArea(mine))
+    for other in others:
+        theirs = other.corners.astype(np.float32)
+        overlap, _ = cv2.intersectConvexConvex(mine, theirs)
+        if overlap > SAME_CARD * max(min(area, abs(cv2.contourArea(theirs))), 1e-6):
+            return True
+    return False

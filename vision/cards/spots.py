@@ -1,0 +1,257 @@
+"""Coloured spots: where a coordinate may be printed.
+
+Whatever a deck's art, a coordinate is printed in one of its three inks and stands out from
+what is right around it (a badge on a card, a number on a pale panel). A spot is a patch of one
+ink, clearly more of that ink than its surroundings on average, of a coordinate's size: the
+table's own colour, a card's painted sky and a wide wash of light are as much of the ink as
+what is around them, and so are no spots. Most spots are not coordinates (a chip, a tile's
+border, a painted moon): the reader decides, from pairs of spots placed as a card's two
+coordinates are.
+
+The image is looked at shrunk, at a scale where a coordinate is a few pixels to a few dozen
+across; a photo taken close up is looked at more shrunk again.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from vision.cards.palette import COLOURS, Palette
+
+WORK_SCALE = 0.5
+"""The first working scale of an image whose coordinates' size is not known: a coordinate
+12 px tall in the camera image is 6 px there, still a spot."""
+COARSEST_SIDE = 48
+"""Smaller working images are not made (a teaching photo's coordinate is found at 1/8)."""
+SPOT_PX = (3.5, 36.0)
+"""A spot's size in the working image (px): smaller is noise, larger is found one scale
+coarser (or is a wash of colour, not a print)."""
+TARGET_PX = 14.0
+"""The working size of a coordinate whose size is known (a calibrated table)."""
+SURROUNDS = (31, 11)
+"""Sides of the squares around each pixel whose mean ink it must exceed (working px), each
+looked with apart: about twice the largest spot, so a badge's own ink does not hide it; and
+about a small number's size, so a patch of the same ink beside it does not."""
+LEVEL = 0.3
+"""How much more of its ink than its surroundings a pixel must show, and how much of the
+ink itself (a fraction of the deck's typical chroma): faint enough for coordinates in dim
+light."""
+PIXEL_ANGLE = 35.0
+"""A pixel is of an ink only when its colour's direction is within this many degrees of the
+ink's (a purple nebula beside a blue badge is not blue)."""
+PIECE = 0.5
+"""Pieces joined are each at most this part of the largest spot."""
+MOST_JOINED = 60
+"""Joined spots made from one image's patches of one ink at the most."""
+MOST_SPOTS = 600
+"""Spots kept in one image at the most (a busy painting or cloth makes hundreds)."""
+SAME_SPOT = 0.25
+"""Spots of one ink whose centres are closer than this part of their size, and of about one
+size, are one spot found twice."""
+
+
+@dataclass(frozen=True)
+class Spot:
+    x: float
+    y: float
+    """The centre (image pixels): the mean of the spot's pixels."""
+    size: float
+    """Its extent along its longest axis (image pixels)."""
+    colour: str
+    """``B``, ``G`` or ``O``."""
+    area: float = 0.0
+    spread: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    """Its pixels' count and second moments (xx, yy, xy), in image pixels: what two pieces
+    of one coordinate make together."""
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return (self.x, self.y)
+
+
+def find_spots(bgr: np.ndarray, palette: Palette, symbol_px: float | None = None,
+               first_scale: float = WORK_SCALE, hue: float = PIXEL_ANGLE,
+               coarser: int = 7) -> list[Spot]:
+    """Spots of the palette's inks in ``bgr``, larger ones first. ``symbol_px``: a coordinate's
+    size where the cards lie, when known (one working scale then suffices). ``first_scale``:
+    the finest working scale (an image already shrunk is looked at less shrunk). ``hue``: how
+    near its ink's hue a pixel must be (degrees: nearer than the table's camera needs, in a
+    photo taken to teach). ``coarser``: how many working scales at the most after the first
+    (each half the one before)."""
+    height, width = bgr.shape[:2]
+    if min(height, width) < 8:
+        return []
+    if symbol_px is not None:
+        scales = [min(1.0, TARGET_PX / max(symbol_px, 1.0))]
+    else:
+        scales = [first_scale]
+        while min(height, width) * scales[-1] / 2 >= COARSEST_SIDE and \
+                len(scales) <= coarser:
+            scales.append(scales[-1] / 2)
+    found: list[Spot] = []
+    image, done = bgr, 1.0
+    for scale in scales:
+        # each working image from the one before (shrinking the camera image once)
+        image = cv2.resize(image, None, fx=scale / done, fy=scale / done,
+                           interpolation=cv2.INTER_AREA) if scale < done else image
+        done = min(done, scale)
+        lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+        found += _spots_at(lab, _ink_table(palette, hue), scale, last=scale == scales[-1])
+    return _distinct(found)
+
+
+INK_UNIT = 64
+"""Inks are kept as bytes: 64 is a deck's typical chroma (inks up to four times it fit)."""
+
+
+def _spots_at(lab: np.ndarray, table: np.ndarray, scale: float, last: bool) -> list[Spot]:
+    """The spots of an image shrunk by ``scale`` (in Lab), in the full image's pixels
+    (``table``: each a/b's ink, see ``_ink_table``)."""
+    # each pixel's ink, in the channel of the one ink its colour is (looked up by its a/b,
+    # to two units)
+    index = (lab[..., 1] >> 1).astype(np.uint16) << 7 | (lab[..., 2] >> 1)
+    own = np.take(table, index, axis=0)
+    level = int(round(LEVEL * INK_UNIT))
+    inked = own > level
+    sizes = (SPOT_PX[0], SPOT_PX[1] if not last else max(lab.shape[:2]) / 3)
+    closing = np.ones((3, 3), np.uint8)
+    spots = []
+    for side in SURROUNDS:
+        surround = cv2.boxFilter(own, -1, (side, side), borderType=cv2.BORDER_REFLECT)
+        marked = (inked & (cv2.subtract(own, surround) > level)).view(np.uint8)
+        for k in range(len(COLOURS)):
+            mask = cv2.morphologyEx(np.ascontiguousarray(marked[..., k]), cv2.MORPH_CLOSE,
+                                    closing)
+            # every patch's outer boundary, those inside another's hole too (a badge on a
+            # card lying on a table of its ink)
+            outlines, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP,
+                                                   cv2.CHAIN_APPROX_SIMPLE)
+            if hierarchy is not None:
+                outer = [c for c, h in zip(outlines, hierarchy[0]) if h[3] < 0]
+                spots += _described(outer, COLOURS[k], scale, sizes)
+    return spots
+
+
+@lru_cache(maxsize=8)
+def _ink_table(palette: Palette, hue: float) -> np.ndarray:
+    """For every a/b pair (OpenCV's 8-bit Lab halved: index a // 2 * 128 + b // 2), its ink
+    along each colour in ``INK_UNIT`` (16384 x 3 bytes): a pixel's ink counts only in the
+    channel of the ink nearest its colour, and only when its colour is within
+    ``hue`` degrees of that ink's."""
+    a, b = np.meshgrid(np.arange(1.0, 256, 2) - 128, np.arange(1.0, 256, 2) - 128,
+                       indexing="ij")
+    along = a[..., None] * palette.units[:, 0] + b[..., None] * palette.units[:, 1]
+    nearest = np.argmax(along, axis=2)
+    best = np.take_along_axis(along, nearest[..., None], axis=2)[..., 0]
+    on_hue = (best > 0) & (best >= math.cos(math.radians(hue)) * np.hypot(a, b))
+    table = np.zeros((128, 128, 3), np.uint8)
+    chroma = np.array(palette.chroma)
+    rows, cols = np.nonzero(on_hue)
+    # a pixel's ink is its colour's reach along the ink's hue, over the ink's own chroma
+    ink = best[rows, cols] / chroma[nearest[rows, cols]] * INK_UNIT
+    table[rows, cols, nearest[rows, cols]] = np.clip(np.round(ink), 0, 255)
+    return table.reshape(-1, 3)
+
+
+def _described(outlines: tuple[np.ndarray, ...], colour: str, scale: float,
+               sizes: tuple[float, float]) -> list[Spot]:
+    """Each outlined patch of ink as a spot, when it is of a spot's size."""
+    out = []
+    for outline in outlines:
+        if len(outline) < 3:
+            continue
+        x, y, w, h = cv2.boundingRect(outline)
+        if max(w, h) < sizes[0] * 0.6 or max(w, h) > sizes[1] * 1.2:
+            continue
+        moments = cv2.moments(outline)
+        area = moments["m00"]
+        if area < 2:
+            continue
+        sxx, syy = moments["mu20"] / area + 1 / 12, moments["mu02"] / area + 1 / 12
+        sxy = moments["mu11"] / area
+        extent = 4.0 * math.sqrt((sxx + syy) / 2 + math.hypot((sxx - syy) / 2, sxy))
+        if not sizes[0] <= extent <= sizes[1]:
+            continue
+        cx, cy = moments["m10"] / area, moments["m01"] / area
+        out.append(Spot((cx + 0.5) / scale - 0.5, (cy + 0.5) / scale - 0.5, extent / scale,
+                        colour, area / scale ** 2,
+                        (sxx / scale ** 2, syy / scale ** 2, sxy / scale ** 2)))
+    return out + _joined(out, sizes[1] / scale)
+
+
+def _joined(spots: list[Spot], largest: float) -> list[Spot]:
+    """Two pieces of one ink close together, as one spot too: a ring broken where it is
+    thinnest, a number and the bar under it."""
+    if len(spots) < 2:
+        return []
+    x, y, size, area = (np.array([getattr(s, name) for s in spots])
+                        for name in ("x", "y", "size", "area"))
+    spread = np.array([s.spread for s in spots])
+    gap = np.hypot(x[:, None] - x[None, :], y[:, None] - y[None, :])
+    larger = np.maximum(size[:, None], size[None, :])
+    near = np.triu((gap <= 0.8 * larger) & (gap >= 0.2 * larger)
+                   & (larger <= PIECE * largest), 1)
+    first, second = np.nonzero(near)
+    if len(first) == 0:
+        return []
+    if len(first) > MOST_JOINED:  # a painting's speckles: the closest pieces only
+        closest = np.argsort(gap[first, second] / larger[first, second])[:MOST_JOINED]
+        first, second = first[closest], second[closest]
+    a, b = area[first], area[second]
+    total = a + b
+    mx = (x[first] * a + x[second] * b) / total
+    my = (y[first] * a + y[second] * b) / total
+    # second moments of the two together, about their common centre
+    sxx = (a * (spread[first, 0] + (x[first] - mx) ** 2)
+           + b * (spread[second, 0] + (x[second] - mx) ** 2)) / total
+    syy = (a * (spread[first, 1] + (y[first] - my) ** 2)
+           + b * (spread[second, 1] + (y[second] - my) ** 2)) / total
+    sxy = (a * (spread[first, 2] + (x[first] - mx) * (y[first] - my))
+           + b * (spread[second, 2] + (x[second] - mx) * (y[second] - my))) / total
+    extent = 4.0 * np.sqrt((sxx + syy) / 2 + np.hypot((sxx - syy) / 2, sxy))
+    colour = spots[0].colour
+    return [Spot(float(mx[k]), float(my[k]), float(extent[k]), colour, float(total[k]),
+                 (float(sxx[k]), float(syy[k]), float(sxy[k])))
+            for k in np.nonzero(extent <= largest)[0]]
+
+
+def ink_colour(bgr: np.ndarray, spot: Spot) -> tuple[float, float, float] | None:
+    """A spot's colour (Lab a, b and lightness, 8-bit): the mean of its most coloured pixels
+    (its rim is blurred into what surrounds it), where teaching learns a deck's inks from. None
+    when the spot lies off the image."""
+    half = max(1, int(round(spot.size / 2)))
+    x, y = int(round(spot.x)), int(round(spot.y))
+    patch = bgr[max(0, y - half):y + half + 1, max(0, x - half):x + half + 1]
+    if patch.size == 0:
+        return None
+    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float64)
+    a, b = lab[:, 1] - 128, lab[:, 2] - 128
+    chroma = np.hypot(a, b)
+    core = chroma >= np.percentile(chroma, 75)
+    return (float(a[core].mean()), float(b[core].mean()), float(lab[core, 0].mean()))
+
+
+def _distinct(spots: list[Spot]) -> list[Spot]:
+    """One spot where several levels and scales found the same one (the first found kept:
+    the finer scale, the fainter level); at most ``MOST_SPOTS``, larger ones first."""
+    if not spots:
+        return []
+    xs = np.array([s.x for s in spots])
+    ys = np.array([s.y for s in spots])
+    sizes = np.array([s.size for s in spots])
+    colours = np.array([COLOURS.index(s.colour) for s in spots])
+    larger = np.maximum(sizes[:, None], sizes[None, :])
+    twins = ((colours[:, None] == colours[None, :])
+             & (np.hypot(xs[:, None] - xs[None, :], ys[:, None] - ys[None, :])
+                < SAME_SPOT * larger)
+             & (larger < 1.5 * np.minimum(sizes[:, None], sizes[None, :])))
+    kept = np.zeros(len(spots), bool)
+    for k in range(len(spots)):
+        kept[k] = not (twins[k] & kept).any()
+    return sorted((s for s, keep in zip(spots, kept) if keep), key=lambda s: -s.size
+                  )[:MOST_SPOTS]

@@ -1,0 +1,478 @@
+"""Teaching photos seen as a table's camera sees cards: the views a deck is learned from.
+
+A teaching photo is sharp, close and upright; at the table the same card is 12 to 60 pixels a
+coordinate, turned any way, seen at a slant, out of focus, noisy, compressed, in another light.
+Each view re-photographs a teaching card that way: the photo is warped to the view's size,
+turn and slant, then the camera's faults are added. Then the reader's own spot finder looks at
+the view, and the patches are cut from the spots it finds, as it cuts them at the table (a
+coordinate's spot a little off its centre, broken or joined to a label beside it), so the
+reader learns from exactly what it will be shown:
+
+- each coordinate's patch, named by its number;
+- patches that show no coordinate: two spots of the view that are not the card's two
+  coordinates, a coordinate cut off-centre or at the wrong size, or turned, the card's art or
+  the table, named "nothing".
+
+Views of one size share their camera's faults in one image (a mosaic of views), to keep
+teaching within seconds.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from vision.cards.palette import Palette
+from vision.cards.pose import (MAX_ZOOM_OUT, PATCH, Pose, Pyramid, patch_matrix, sample,
+                               turned)
+from vision.cards.spot_looks import describe_spots
+from vision.cards.spots import WORK_SCALE, Spot, find_spots
+
+SMALLEST_PX = 11.0
+LARGEST_PX = 66.0
+"""Coordinate sizes the views are made at (camera pixels): from a whole table seen at 1280 x
+720 to a card held close."""
+MAX_SLANT = 40.0
+"""How far from straight above a view may look (degrees)."""
+STROKE = 0.085
+"""A number's stroke as a part of its coordinate's size, about (for how far blur may go)."""
+MAX_BLUR = 0.5
+"""Blur up to this part of a stroke: the number is still there to read."""
+JITTER = 0.07
+"""How far off (a part of the coordinate's size) the reader finds a coordinate's centre."""
+GROUP = 16
+"""Views made at one size share their camera's faults, in one image."""
+FOUND = 0.5
+"""A spot this near a coordinate's centre (a part of its size) is the finder's find of it."""
+SHOWS = (0.5, 20.0, 0.7, 1.45)
+"""A patch shows a coordinate when its centre is at most this far off the coordinate's (a
+part of its size), it is turned at most this much (degrees) and its scale is within these."""
+NOT_SHOWN = (0.75, 32.0, 0.55, 1.85)
+"""It shows nothing when it is at least this far off, turned, or scaled."""
+MARGIN = 0.08
+"""The table shown around a card in its view (a part of the card's size)."""
+GAP = 8
+"""Pixels between views in a mosaic."""
+TRIES = 20
+"""Pairs of a view's spots tried for one that is not its coordinates but spaced as they are."""
+OTHERS = 4
+"""Spots not on a coordinate described in each view, to learn what a coordinate's is not."""
+NOTHING = "nothing"
+
+
+@dataclass(frozen=True)
+class Source:
+    """A teaching card as views are made of it."""
+
+    pyramid: Pyramid
+    pose: Pose
+    """Its two coordinates in the photo."""
+    labels: tuple[str, str]
+    """What its top and bottom coordinates' patches are named."""
+    colours: tuple[str, str]
+    """Its top and bottom coordinates' colours."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What views need of a deck's print, in the card's frame (see ``pose``)."""
+
+    sides: tuple[float, float]
+    """Each coordinate's patch side."""
+    size: float
+    """A coordinate's size (the larger of the two)."""
+    bottom_turned: bool
+    """The bottom coordinate is printed half round (read turned back)."""
+
+
+@dataclass
+class Views:
+    patches: np.ndarray
+    """N x PATCH x PATCH x 3."""
+    labels: list[str]
+    """What each patch shows: a coordinate's number, or ``NOTHING``."""
+    ratios: list[tuple[float, float]]
+    """For each view whose two coordinates the spot finder found: each spot's size over the
+    distance between the two (what the reader must expect of a card's spots)."""
+    missed: list[int]
+    """Sources of the views in which the spot finder did not find both coordinates."""
+    pairs: list[tuple[int, int, int]]
+    """For each view whose coordinates were found: its two patches and its source."""
+    spots: list[np.ndarray]
+    """Descriptions (``spot_looks``) of spots the finder found in the views ..."""
+    spots_coordinate: list[bool]
+    """... and whether each is a coordinate's."""
+
+
+@dataclass(frozen=True)
+class Deck:
+    """What views need of a deck's print, as taught so far."""
+
+    layout: Layout
+    palette: Palette
+    outline: np.ndarray
+    """The card's corners in its frame (4 x 2)."""
+
+
+def make_views(sources: list[Source], deck: Deck, per_source: int, seed: int,
+               smallest: float = SMALLEST_PX) -> Views:
+    """``per_source`` views of each source, cut into patches as the reader cuts them, with
+    coordinates from ``smallest`` to ``LARGEST_PX`` pixels."""
+    rng = np.random.default_rng(seed)
+    order = [k for k in range(len(sources)) for _ in range(per_source)]
+    rng.shuffle(order)
+    views = Views(np.zeros((0, PATCH, PATCH, 3), np.uint8), [], [], [], [], [], [])
+    patches: list[np.ndarray] = []
+    for start in range(0, len(order), GROUP):
+        size = math.exp(rng.uniform(math.log(smallest), math.log(LARGEST_PX)))
+        # a large coordinate is read from a halved image (``pose.sample``): the view is made
+        # at that level, with the camera's faults as halving leaves them
+        level = _level(size * max(deck.layout.sides) / deck.layout.size)
+        shown = size / 2 ** level
+        faults = _Faults.draw(rng, size).halved(level)
+        group = order[start:start + GROUP]
+        drawn = [_whole_card(sources[k], deck, _view(rng, shown / deck.layout.size),
+                             faults.reach) for k in group]
+        mosaic, origins = _mosaic([tile for tile, _ in drawn])
+        seen = faults.apply(rng, mosaic, origins, [tile.shape for tile, _ in drawn])
+        # the spots as the reader finds them in the camera's whole image (the view is made
+        # ``level`` times halved)
+        spots = find_spots(seen, deck.palette, first_scale=min(1.0, WORK_SCALE * 2 ** level),
+                           coarser=0)
+        pyramid = Pyramid(seen)
+        for index, (tile, to_tile), origin in zip(group, drawn, origins):
+            to_mosaic = np.array([[1, 0, origin[0]], [0, 1, origin[1]], [0, 0, 1]]) @ to_tile
+            mine = [s for s in spots if origin[0] <= s.x < origin[0] + tile.shape[1]
+                    and origin[1] <= s.y < origin[1] + tile.shape[0]]
+            cuts, coordinates, paired = _cuts(rng, deck, sources[index], to_mosaic, mine,
+                                              shown, views)
+            others = [s for s in mine if s not in coordinates]
+            chosen = coordinates + [others[k] for k in rng.permutation(len(others))[:OTHERS]]
+            if chosen:
+                views.spots.append(describe_spots(pyramid, chosen))
+                views.spots_coordinate += [s in coordinates for s in chosen]
+            if paired:
+                views.pairs.append((len(patches), len(patches) + 1, index))
+            else:
+                views.missed.append(index)
+            for matrix, label in cuts:
+                patches.append(sample(pyramid, matrix))
+                views.labels.append(label)
+    views.patches = np.array(patches, np.uint8).reshape(-1, PATCH, PATCH, 3)
+    return views
+
+
+def _cuts(rng: np.random.Generator, deck: Deck, source: Source, to_mosaic: np.ndarray,
+          spots: list[Spot], size: float, views: Views
+          ) -> tuple[list[tuple[np.ndarray, str]], list[Spot], bool]:
+    """The patches one view gives (patch-to-mosaic matrices, with their names): its two
+    coordinates cut from the spots the finder found on them (none when it missed one), and
+    patches cut elsewhere. Each patch is named by what it shows: a coordinate, when it is cut
+    nearly as that coordinate's own patch is (near its centre, its way up, its size); nothing,
+    when it is clearly not; a patch in between is left out (no lesson either way). Also the
+    spots found on the coordinates, and whether the first two patches are the coordinates as
+    the reader cuts them from those spots."""
+    layout = deck.layout
+    centres = _through(to_mosaic, np.array([[0.0, 0.0], [0.0, 1.0]]))
+    true_pose = Pose.between(tuple(centres[0]), tuple(centres[1]))
+    ideals = [(patch_matrix(true_pose, (0.0, 0.0), layout.sides[0]), source.labels[0]),
+              (patch_matrix(true_pose, (0.0, 1.0), layout.sides[1], layout.bottom_turned),
+               source.labels[1])]
+    found = []
+    for (x, y), colour in zip(centres, source.colours):
+        near = [(math.hypot(s.x - x, s.y - y), s) for s in spots if s.colour == colour]
+        near = [item for item in near if item[0] <= FOUND * size]
+        found.append(min(near, key=lambda item: item[0])[1] if near else None)
+    cuts: list[np.ndarray] = []
+    pose = true_pose
+    if found[0] is not None and found[1] is not None and found[0] is not found[1]:
+        pose = Pose.between(found[0].centre, found[1].centre)
+        views.ratios.append((found[0].size / pose.length, found[1].size / pose.length))
+        # as found, and found a little further off (another camera, another light)
+        ends = np.array([found[0].centre, found[1].centre])
+        ends += rng.normal(0, JITTER * size, ends.shape)
+        cuts += _both(pose, layout) + _both(Pose.between(tuple(ends[0]), tuple(ends[1])),
+                                            layout)
+    # two spots that are not the card's two coordinates, cut as a card's (a label under a
+    # badge, a painted moon, a coordinate and a bit of art)
+    for _ in range(TRIES):
+        if len(spots) < 2:
+            break
+        first, second = rng.choice(len(spots), 2, replace=False)
+        a, b = spots[first], spots[second]
+        if not (a is found[0] and b is found[1]) and \
+                0.5 < math.hypot(b.x - a.x, b.y - a.y) / pose.length < 2.0:
+            cuts += _both(Pose.between(a.centre, b.centre), layout)
+            break
+    # a coordinate cut off-centre, or at the wrong size
+    which = int(rng.integers(2))
+    centre = np.array([0.0, float(which)])
+    side = layout.sides[which]
+    if rng.random() < 0.6:
+        angle = rng.uniform(0, 2 * math.pi)
+        centre = centre + rng.uniform(0.6, 1.0) * layout.size * \
+            np.array([math.cos(angle), math.sin(angle)])
+    else:
+        side *= rng.uniform(0.4, 0.55) if rng.random() < 0.5 else rng.uniform(1.8, 2.2)
+    cuts.append(patch_matrix(pose, tuple(centre), side, which == 1 and layout.bottom_turned))
+    # a coordinate turned (two spots across two cards may frame one so)
+    which = int(rng.integers(2))
+    turn = rng.choice([-1.0, 1.0]) * rng.uniform(math.radians(NOT_SHOWN[1]), math.pi)
+    cuts.append(turned(patch_matrix(pose, (0.0, float(which)), layout.sides[which],
+                                     which == 1 and layout.bottom_turned), turn))
+    # the card's art or the table, anywhere, at any turn
+    point = np.array([rng.uniform(-1.0, 1.0), rng.uniform(-0.7, 1.7)])
+    cuts.append(turned(patch_matrix(pose, tuple(point), layout.sides[int(rng.integers(2))]),
+                        rng.uniform(0, 2 * math.pi)))
+    named = []
+    for matrix in cuts:
+        label = _shown(matrix, ideals, size)
+        if label is not None:
+            named.append((matrix, label))
+    paired = len(named) >= 2 and len(cuts) >= 2 and named[0][0] is cuts[0] and \
+        named[1][0] is cuts[1] and named[0][1] == source.labels[0] and \
+        named[1][1] == source.labels[1] and pose is not true_pose
+    return named, [s for s in found if s is not None], paired
+
+
+def _both(pose: Pose, layout: Layout) -> list[np.ndarray]:
+    """A frame's two patches, as the reader cuts them."""
+    return [patch_matrix(pose, (0.0, 0.0), layout.sides[0]),
+            patch_matrix(pose, (0.0, 1.0), layout.sides[1], layout.bottom_turned)]
+
+
+def _shown(matrix: np.ndarray, ideals: list[tuple[np.ndarray, str]], size: float
+           ) -> str | None:
+    """What a patch shows, against the coordinates' own patches (``ideals``): a coordinate's
+    number, ``NOTHING``, or None when it is neither clearly."""
+    x, y, angle, scale = _placing(matrix)
+    unclear = False
+    for ideal, label in ideals:
+        ix, iy, ideal_angle, ideal_scale = _placing(ideal)
+        off = math.hypot(x - ix, y - iy) / size
+        turn = abs((angle - ideal_angle + math.pi) % (2 * math.pi) - math.pi)
+        ratio = scale / ideal_scale
+        if off <= SHOWS[0] and turn <= math.radians(SHOWS[1]) and \
+                SHOWS[2] <= ratio <= SHOWS[3]:
+            return label
+        if off < NOT_SHOWN[0] and turn < math.radians(NOT_SHOWN[1]) and \
+                NOT_SHOWN[2] < ratio < NOT_SHOWN[3]:
+            unclear = True
+    return None if unclear else NOTHING
+
+
+def _placing(matrix: np.ndarray) -> tuple[float, float, float, float]:
+    """Where a patch's middle lies, how it is turned and scaled (its matrix's affine part)."""
+    (a, b, c), (d, e, f) = matrix[0], matrix[1]
+    middle = (PATCH - 1) / 2
+    return (a * middle + b * middle + c, d * middle + e * middle + f, math.atan2(d, a),
+            math.sqrt(abs(a * e - b * d)))
+
+
+def view_area(deck: Deck) -> float:
+    """A view's pixels on average, about (the card's outline at a coordinate's middling size
+    and the table around it): what making views of a deck costs."""
+    middle = math.sqrt(SMALLEST_PX * LARGEST_PX)
+    shown = middle / 2 ** _level(middle * max(deck.layout.sides) / deck.layout.size)
+    corners = deck.outline * (shown / deck.layout.size)
+    extent = (corners.max(axis=0) - corners.min(axis=0)) * (1 + 2 * MARGIN)
+    return float(extent[0] * extent[1])
+
+
+def _level(side_px: float) -> int:
+    """The image level a patch spanning ``side_px`` camera pixels is read from."""
+    level = 0
+    while side_px / PATCH / 2 ** level > MAX_ZOOM_OUT and level < 5:
+        level += 1
+    return level
+
+
+def _view(rng: np.random.Generator, scale: float) -> np.ndarray:
+    """3 x 3: the card's frame to a view's pixels: ``scale`` pixels a frame unit, turned any
+    way, seen at a slant (one direction shortened) with a little perspective."""
+    turn = rng.uniform(0, 2 * math.pi)
+    slant = math.radians(min(MAX_SLANT, abs(rng.normal(0, 20))))
+    towards = rng.uniform(0, math.pi)
+    short = math.cos(slant)
+    squeeze = _rotation(towards) @ np.diag([math.sqrt(short), 1 / math.sqrt(short)]) \
+        @ _rotation(-towards)
+    view = np.eye(3)
+    view[:2, :2] = scale * _rotation(turn) @ squeeze
+    view[2, :2] = rng.normal(0, 0.03, 2) * math.sin(slant) / scale
+    return view
+
+
+def _whole_card(source: Source, deck: Deck, view: np.ndarray, reach: float
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """The view of the whole card and some of the table around it, drawn from the teaching
+    photo: the tile, and the matrix from the card's frame to the tile's pixels."""
+    corners = _through(view, deck.outline)
+    extent = float((corners.max(axis=0) - corners.min(axis=0)).max())
+    low = np.floor(corners.min(axis=0) - MARGIN * extent - reach)
+    high = np.ceil(corners.max(axis=0) + MARGIN * extent + reach)
+    width, height = (high - low).astype(int) + 1
+    shift = np.array([[1, 0, -low[0]], [0, 1, -low[1]], [0, 0, 1]])
+    to_tile = shift @ view
+    photo_to_frame = np.linalg.inv(np.vstack([source.pose.matrix, [0, 0, 1]]))
+    photo_to_tile = to_tile @ photo_to_frame
+    # a level of the photo where the view shrinks it at most twofold (no aliasing)
+    scale = math.sqrt(abs(np.linalg.det(photo_to_tile[:2, :2])))
+    level = 0
+    while scale * 2 ** level < 0.5 and level < 5:
+        level += 1
+    from_level = np.diag([2.0 ** level, 2.0 ** level, 1.0])
+    from_level[:2, 2] = (2 ** level - 1) / 2
+    tile = cv2.warpPerspective(source.pyramid.level(level), photo_to_tile @ from_level,
+                               (int(width), int(height)), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REFLECT)
+    return tile, to_tile
+
+
+def _mosaic(tiles: list[np.ndarray]) -> tuple[np.ndarray, list[tuple[int, int]]]:
+    """Tiles laid in rows on one image (``GAP`` pixels apart), and where each one's first
+    pixel lies."""
+    width = max(512, max(t.shape[1] for t in tiles))
+    origins, x, y, row = [], 0, 0, 0
+    for tile in tiles:
+        h, w = tile.shape[:2]
+        if x + w > width:
+            x, y, row = 0, y + row + GAP, 0
+        origins.append((x, y))
+        x, row = x + w + GAP, max(row, h)
+    mosaic = np.zeros((y + row, width, 3), np.uint8)
+    for tile, (x, y) in zip(tiles, origins):
+        mosaic[y:y + tile.shape[0], x:x + tile.shape[1]] = tile
+    return mosaic, origins
+
+
+@dataclass(frozen=True)
+class _Faults:
+    """A camera's faults, drawn once for a group of views."""
+
+    gain: float
+    cast: np.ndarray
+    slope: float
+    gamma: float
+    blur: float
+    motion: np.ndarray | None
+    noise: float
+    quality: int
+    glare: bool
+    sleeve: bool
+
+    @property
+    def reach(self) -> float:
+        """How far around a patch its pixels affect it (blur)."""
+        return 4.0 + 3.0 * self.blur
+
+    @classmethod
+    def draw(cls, rng: np.random.Generator, size: float) -> _Faults:
+        motion = None
+        if rng.random() < 0.35:
+            length, angle = rng.uniform(1.0, 2.5), rng.uniform(0, math.pi)
+            kernel = np.zeros((9, 9), np.float32)
+            dx, dy = length / 2 * math.cos(angle), length / 2 * math.sin(angle)
+            cv2.line(kernel, (int(round((4 - dx) * 8)), int(round((4 - dy) * 8))),
+                     (int(round((4 + dx) * 8)), int(round((4 + dy) * 8))), 1.0, 1,
+                     cv2.LINE_AA, shift=3)
+            motion = kernel / kernel.sum()
+        stroke = STROKE * size
+        return cls(gain=rng.uniform(0.75, 1.1),
+                   cast=_light(rng),
+                   slope=rng.uniform(0, 0.5), gamma=rng.uniform(0.85, 1.2),
+                   blur=rng.uniform(0.3, max(0.35, MAX_BLUR * stroke)), motion=motion,
+                   noise=rng.uniform(1.0, 6.0), quality=int(rng.integers(50, 96)),
+                   glare=rng.random() < 0.1, sleeve=rng.random() < 0.15)
+
+    def halved(self, levels: int) -> _Faults:
+        """The faults as an image halved ``levels`` times shows them: blur shrunk with the
+        image (and the halving's own smoothing added), noise mostly averaged away, JPEG's
+        blocks a little smoothed (a better quality stands for that)."""
+        if levels == 0:
+            return self
+        return replace(self, blur=math.hypot(self.blur / 2 ** levels, 0.4),
+                       motion=None if self.motion is None or levels > 1 else self.motion,
+                       noise=self.noise * 0.3 ** levels,
+                       quality=min(95, self.quality + 15 * levels))
+
+    def apply(self, rng: np.random.Generator, image: np.ndarray,
+              origins: list[tuple[int, int]], shapes: list[tuple[int, ...]]) -> np.ndarray:
+        """The faults on a mosaic of tiles: light (a level, a cast, a slope across each tile,
+        sometimes a lamp's glare or a sleeve's sheen), blur (focus, a shake), sensor noise and
+        JPEG."""
+        curve = (255.0 * (np.arange(256) / 255.0) ** self.gamma).astype(np.uint8)
+        light = np.full(image.shape[:2], self.gain, np.float32)
+        glare = np.zeros(image.shape[:2], np.uint8) if self.glare else None
+        for (x, y), shape in zip(origins, shapes):
+            h, w = shape[:2]
+            angle = rng.uniform(0, 2 * math.pi)
+            across = (np.arange(w, dtype=np.float32) / w - 0.5)[None, :]
+            down = (np.arange(h, dtype=np.float32) / h - 0.5)[:, None]
+            light[y:y + h, x:x + w] *= 1 + self.slope * (across * math.cos(angle)
+                                                         + down * math.sin(angle))
+            if glare is not None and rng.random() < 0.5:
+                cx, cy, r = rng.uniform(-0.5, 0.5), rng.uniform(-0.5, 0.5), rng.uniform(0.3, 1)
+                glare[y:y + h, x:x + w] = rng.uniform(40, 110) * np.exp(
+                    -((across - cx) ** 2 + (down - cy) ** 2) / (2 * r * r))
+        # the light's level, slope and colour as gains (1.0 = 128), applied to bytes
+        gains = cv2.merge([cv2.convertScaleAbs(light, alpha=128.0 * c) for c in self.cast])
+        seen = cv2.multiply(cv2.LUT(image, curve), gains, scale=1 / 128.0)
+        if glare is not None:
+            seen = cv2.add(seen, cv2.merge([glare] * 3))
+        if self.sleeve:  # a plastic sleeve: a little of the room's light over everything
+            seen = cv2.addWeighted(seen, 0.88, seen, 0.0, 30.0)
+        seen = cv2.GaussianBlur(seen, (0, 0), self.blur)
+        if self.motion is not None:
+            seen = cv2.filter2D(seen, -1, self.motion)
+        # sensor noise, stronger where more light fell (shot noise)
+        noise = _noise(rng, seen.shape)
+        spread = np.sqrt(np.maximum(seen, 1).astype(np.float32)) * \
+            np.float32(self.noise / math.sqrt(128.0) / NOISE_UNIT)
+        seen = cv2.add(seen, cv2.multiply(noise, spread, dtype=cv2.CV_16S), dtype=cv2.CV_8U)
+        ok, encoded = cv2.imencode(".jpg", seen, [cv2.IMWRITE_JPEG_QUALITY, self.quality])
+        return cv2.imdecode(encoded, cv2.IMREAD_COLOR) if ok else seen
+
+
+NOISE_UNIT = 32
+"""The noise texture's standard deviation (bytes)."""
+
+
+@lru_cache(maxsize=1)
+def _noise_texture() -> np.ndarray:
+    """Gaussian noise, once: each mosaic takes its noise from a random place in it (drawing
+    fresh noise for every mosaic costs more than all the rest of its faults)."""
+    draws = np.random.default_rng(20261123).standard_normal((1024, 1024, 3)) * NOISE_UNIT
+    return np.clip(np.round(draws), -127, 127).astype(np.int16)
+
+
+def _noise(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+    texture = _noise_texture()
+    h, w = shape[:2]
+    reps = (-(-h // texture.shape[0]), -(-w // texture.shape[1]), 1)
+    if reps[:2] != (1, 1):
+        texture = np.tile(texture, reps)
+    y = int(rng.integers(0, texture.shape[0] - h + 1))
+    x = int(rng.integers(0, texture.shape[1] - w + 1))
+    return texture[y:y + h, x:x + w]
+
+
+def _light(rng: np.random.Generator) -> np.ndarray:
+    """A light's colour left after a camera's white balance, as gains on blue, green, red: a
+    little warmer or cooler (red against blue) and a slight tint (green)."""
+    warmth, tint = rng.uniform(-0.08, 0.08), rng.normal(0, 0.02)
+    return np.exp(np.array([-warmth, tint, warmth])).astype(np.float32)
+
+
+def _rotation(angle: float) -> np.ndarray:
+    c, s = math.cos(angle), math.sin(angle)
+    return np.array([[c, -s], [s, c]])
+
+
+def _through(matrix: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Points (N x 2) through a 3 x 3 projective matrix."""
+    mapped = np.hstack([points, np.ones((len(points), 1))]) @ matrix.T
+    return mapped[:, :2] / mapped[:, 2:3]
