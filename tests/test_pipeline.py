@@ -133,13 +133,13 @@ def test_the_pile_is_searched_for_cards_once_a_change_not_once_a_window(monkeypa
     frames, calibration = pile_sequence(states=4)
     searched: list[int] = []  # the frame of each search
     reads: list[int] = []  # windows and card areas read in each frame
-    search = pipeline_module.find_cards
+    search = pipeline_module.read_cards
 
-    def counted(crop, shape):
+    def counted(crop, model, card_px=None):
         searched.append(len(reads))
-        return search(crop, shape)
+        return search(crop, model, card_px)
 
-    monkeypatch.setattr(pipeline_module, "find_cards", counted)
+    monkeypatch.setattr(pipeline_module, "read_cards", counted)
     pipeline = Pipeline(calibration)
     for image, _ in frames:
         reads.append(pipeline.process(image).regions_read)

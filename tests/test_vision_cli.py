@@ -101,10 +101,13 @@ def test_calibrate_cards_teaches_a_deck_and_adds_to_an_existing_file(images, tmp
     cv2.imwrite(str(photos / f"{second}.2.jpg"),
                 teaching_photo(DECKS["parchment"], Card.parse(CODES[4]), 77, copy=99))
     (photos / "README.txt").write_text("photos of our deck")
+    whole = cv2.imencode(".png", teaching_photo(DECKS["parchment"], Card.parse("O1/O2"), 5))[1]
+    (photos / "O1-O2.png").write_bytes(whole.tobytes()[:len(whole) // 2])  # cut by a power cut
     result = companion("calibrate", "cards", photos, "--out", cal)
     assert result.returncode == 0, result.stderr
     assert f"learned {len(CODES)} card code(s) from {len(CODES) + 1} photo(s)" in result.stdout
     assert "skipped README.txt" in result.stdout
+    assert "skipped O1-O2.png: left out, it cannot be read" in result.stdout
     assert f"not taught yet ({60 - len(CODES)}):" in result.stdout
     saved = json.loads(cal.read_text())
     assert "cards" in saved and "table" in saved  # added to, not replaced

@@ -20,7 +20,7 @@ from companion.journal import read_journal, write_journal  # noqa: E402
 from companion.rules import Card, legal_events  # noqa: E402
 from companion.scoring import score  # noqa: E402
 from companion.simulate import simulate  # noqa: E402
-from tests.bench import pi_bench, ui_bench, vision_bench  # noqa: E402
+from tests.bench import cardgen_bench, pi_bench, ui_bench, vision_bench  # noqa: E402
 from tests.powercut import kill_cycle  # noqa: E402
 
 
@@ -114,7 +114,8 @@ SECTIONS = {
                lambda: vision_bench.bench_read_rates(report),
                lambda: vision_bench.bench_fallbacks(report),
                lambda: vision_bench.bench_qr_photos(report),
-               lambda: vision_bench.bench_cards(report)],
+               lambda: vision_bench.bench_cards(report),
+               lambda: cardgen_bench.bench_cardgen(report)],
     "app": [lambda: ui_bench.bench_start(report), lambda: ui_bench.bench_card_latency(report),
             lambda: ui_bench.bench_memory(report)],
     "faults": [lambda: pi_bench.bench_fuzz(report), lambda: pi_bench.bench_app_kills(report),

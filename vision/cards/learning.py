@@ -163,13 +163,21 @@ def _coordinates(photos: list[TeachingPhoto], spots: list[list[Spot]],
               np.array([_canonical(_on_card(card, np.array([a.centre, b.centre])))
                         for (a, b), _ in mine]).reshape(-1, 4)
               for photo, mine, card in zip(photos, candidates, cards)]
-    typical_place = _most_shared([p for p in places if p is not None], PLACE)
-    looks = [np.array([look for _, look in mine]).reshape(-1, 2)
-             for photo, mine in zip(photos, candidates) if photo.taps is None]
-    if typical_place is not None:  # the size of the pairs at that place
-        looks = [look[_near(place, typical_place, PLACE)]
-                 for look, place in zip(looks, places) if place is not None]
-    typical_look = _most_shared(looks, ALIKE)
+    every_look = [np.array([look for _, look in mine]).reshape(-1, 2)
+                  for photo, mine in zip(photos, candidates) if photo.taps is None]
+    untapped = [place for photo, place in zip(photos, places) if photo.taps is None]
+    # where on the card and of what size most photos have a pair (of those nearly as
+    # shared, the largest: a badge and the icon printed beside it pair up alike on every
+    # card, the badge larger)
+    typical_place, typical_look = None, None
+    placed = [np.concatenate([place, look], axis=1)
+              for look, place in zip(every_look, untapped) if place is not None]
+    if len(placed) >= len(every_look) / 2:
+        typical = _most_shared(placed, np.concatenate([PLACE, ALIKE]), largest=5)
+        if typical is not None:
+            typical_place, typical_look = typical[:4], typical[4:]
+    else:
+        typical_look = _most_shared(every_look, ALIKE, largest=1)
     found = []
     for photo, mine, place, card in zip(photos, candidates, places, cards):
         if photo.taps is not None:
@@ -185,8 +193,13 @@ def _coordinates(photos: list[TeachingPhoto], spots: list[list[Spot]],
         misfit = np.abs((looks_now - (0 if typical_look is None else typical_look)) / ALIKE
                         ).max(axis=1) if len(mine) else np.zeros(0)
         if place is not None and typical_place is not None:
-            fitting &= _near(place, typical_place, PLACE)
-            misfit = np.maximum(misfit, np.abs((place - typical_place) / PLACE).max(axis=1))
+            placed = fitting & _near(place, typical_place, PLACE)
+            # a card told badly from its table (a card the table's colour) puts every pair
+            # off its place: the one pair of the coordinates' size stands then
+            if placed.any() or fitting.sum() != 1:
+                fitting = placed
+                misfit = np.maximum(misfit,
+                                    np.abs((place - typical_place) / PLACE).max(axis=1))
         if fitting.any():
             best = int(np.argmin(np.where(fitting, misfit, np.inf)))
             top, bottom = mine[best][0]
@@ -219,8 +232,7 @@ def _candidates(photo: TeachingPhoto, spots: list[Spot]
             & (sizes[:, None] <= SAME_SIZE * sizes[None, :])
             & (sizes[None, :] <= SAME_SIZE * sizes[:, None])
             & (length >= SPACING[0] * larger) & (length <= SPACING[1] * larger))
-    if top_colour == bottom_colour:
-        fits &= np.triu(np.ones_like(fits), 1)  # one order of two spots of one colour
+    # two spots of one colour: both orders (which is the top, the card's place says)
     first, second = np.nonzero(fits)
     size = (sizes[first] + sizes[second]) / 2
     looks = np.stack([np.log(size / length[first, second]), np.log(size / diagonal)], axis=1)
@@ -238,10 +250,14 @@ def _near(values: np.ndarray, typical: np.ndarray, tolerance: np.ndarray) -> np.
     return (np.abs(values - typical) <= tolerance).all(axis=1)
 
 
-def _most_shared(values: list[np.ndarray], tolerance: np.ndarray) -> np.ndarray | None:
+def _most_shared(values: list[np.ndarray], tolerance: np.ndarray,
+                 largest: int | None = None) -> np.ndarray | None:
     """The value (of pairs: ``_candidates``, ``_canonical``) that most photos have a pair
     near: each photo (an array of its pairs' values) votes once for every cell of a grid
-    (three quarters of ``tolerance`` a side) next to one of its pairs' cells."""
+    (three quarters of ``tolerance`` a side) next to one of its pairs' cells. With
+    ``largest``, of the values nearly as shared (``NEARLY_AS_SHARED``), the one largest in
+    that column (a badge and the icon beside it pair up alike on every card: the badge is
+    the larger)."""
     cell = tolerance * 0.75
     offsets = np.array(np.meshgrid(*[np.arange(-1, 2)] * len(tolerance), indexing="ij")
                        ).reshape(len(tolerance), -1).T
@@ -255,7 +271,20 @@ def _most_shared(values: list[np.ndarray], tolerance: np.ndarray) -> np.ndarray 
     if not voted:
         return None
     cells, votes = np.unique(np.concatenate(voted), axis=0, return_counts=True)
-    return (cells[int(np.argmax(votes))] + 0.5) * cell
+    best = int(np.argmax(votes))
+    if largest is not None:
+        shared = np.nonzero(votes >= NEARLY_AS_SHARED * votes[best])[0]
+        best = int(shared[np.argmax(cells[shared, largest])])
+    # the cell stands for a cluster of values; its middle is the median of the values near
+    # it, one a photo (a cell at the cluster's edge would leave half the photos out)
+    chosen = (cells[best] + 0.5) * cell
+    near = [mine[np.argmin(np.abs((mine - chosen) / tolerance).max(axis=1))]
+            for mine in values if len(mine)]
+    near = [value for value in near if (np.abs(value - chosen) <= tolerance).all()]
+    return np.median(np.array(near), axis=0) if near else chosen
+
+
+NEARLY_AS_SHARED = 0.8
 
 
 def _tapped(photo: TeachingPhoto, spots: list[Spot], top_colour: str, bottom_colour: str
@@ -478,7 +507,7 @@ def _checked(found: list[_Found], model: CardModel, seed: int
     """Codes read wrongly or not at all in new views of their photos, or in the photos
     themselves; and the taught codes read in their place."""
     deck = Deck(model.layout, model.palette, model.outline)
-    views = make_views(_sources(found), deck, CHECK_VIEWS, seed, CHECK_SMALLEST)
+    views = make_views(_sources(found), deck, CHECK_VIEWS, seed, CHECK_SMALLEST, covered=0.0)
     chances = model.classifier.probabilities(describe(views.patches))
     right: dict[str, list[bool]] = {}
     alike: set[tuple[str, str]] = set()

@@ -289,7 +289,7 @@ def _decided(pose: Pose, top: np.ndarray, bottom: np.ndarray, model: CardModel,
     ranked = code_scores(top, bottom, model, colours)
     if len(ranked) == 1:
         return _Read(CardRead(None, 0.0, corners, "its colours are no taught code's"), 0.0)
-    (code, best), (other, second) = ranked[0], ranked[1]
+    (code, best), (other, _) = ranked[0], ranked[1]
     if sure_code(ranked) is not None:
         try:
             return _Read(CardRead(Card.parse(code), best, corners), likely_card, best)

@@ -62,6 +62,13 @@ TRIES = 20
 OTHERS = 4
 """Spots not on a coordinate described in each view, to learn what a coordinate's is not."""
 NOTHING = "nothing"
+COVERED = 0.25
+"""The share of views in which another card's edge covers part of a coordinate (a pile)."""
+COVER_READ = 0.2
+COVER_NOTHING = 0.45
+"""A coordinate covered less than ``COVER_READ`` of its disc is still its number; more than
+``COVER_NOTHING``, nothing (a badge half under another card is not read); in between, its
+patches teach neither."""
 
 
 @dataclass(frozen=True)
@@ -119,9 +126,10 @@ class Deck:
 
 
 def make_views(sources: list[Source], deck: Deck, per_source: int, seed: int,
-               smallest: float = SMALLEST_PX) -> Views:
+               smallest: float = SMALLEST_PX, covered: float = COVERED) -> Views:
     """``per_source`` views of each source, cut into patches as the reader cuts them, with
-    coordinates from ``smallest`` to ``LARGEST_PX`` pixels."""
+    coordinates from ``smallest`` to ``LARGEST_PX`` pixels, a share ``covered`` of them
+    with a coordinate partly under another card."""
     rng = np.random.default_rng(seed)
     order = [k for k in range(len(sources)) for _ in range(per_source)]
     rng.shuffle(order)
@@ -137,6 +145,9 @@ def make_views(sources: list[Source], deck: Deck, per_source: int, seed: int,
         group = order[start:start + GROUP]
         drawn = [_whole_card(sources[k], deck, _view(rng, shown / deck.layout.size),
                              faults.reach) for k in group]
+        labels = [_covered(rng, drawn, k, sources[index].labels, shown)
+                  if rng.random() < covered else sources[index].labels
+                  for k, index in enumerate(group)]
         mosaic, origins = _mosaic([tile for tile, _ in drawn])
         seen = faults.apply(rng, mosaic, origins, [tile.shape for tile, _ in drawn])
         # the spots as the reader finds them in the camera's whole image (the view is made
@@ -144,12 +155,12 @@ def make_views(sources: list[Source], deck: Deck, per_source: int, seed: int,
         spots = find_spots(seen, deck.palette, first_scale=min(1.0, WORK_SCALE * 2 ** level),
                            coarser=0)
         pyramid = Pyramid(seen)
-        for index, (tile, to_tile), origin in zip(group, drawn, origins):
+        for index, (tile, to_tile), origin, named in zip(group, drawn, origins, labels):
             to_mosaic = np.array([[1, 0, origin[0]], [0, 1, origin[1]], [0, 0, 1]]) @ to_tile
             mine = [s for s in spots if origin[0] <= s.x < origin[0] + tile.shape[1]
                     and origin[1] <= s.y < origin[1] + tile.shape[0]]
-            cuts, coordinates, paired = _cuts(rng, deck, sources[index], to_mosaic, mine,
-                                              shown, views)
+            cuts, coordinates, paired = _cuts(rng, deck, sources[index], named, to_mosaic,
+                                              mine, shown, views)
             others = [s for s in mine if s not in coordinates]
             chosen = coordinates + [others[k] for k in rng.permutation(len(others))[:OTHERS]]
             if chosen:
@@ -166,9 +177,9 @@ def make_views(sources: list[Source], deck: Deck, per_source: int, seed: int,
     return views
 
 
-def _cuts(rng: np.random.Generator, deck: Deck, source: Source, to_mosaic: np.ndarray,
-          spots: list[Spot], size: float, views: Views
-          ) -> tuple[list[tuple[np.ndarray, str]], list[Spot], bool]:
+def _cuts(rng: np.random.Generator, deck: Deck, source: Source,
+          labels: tuple[str | None, str | None], to_mosaic: np.ndarray, spots: list[Spot],
+          size: float, views: Views) -> tuple[list[tuple[np.ndarray, str]], list[Spot], bool]:
     """The patches one view gives (patch-to-mosaic matrices, with their names): its two
     coordinates cut from the spots the finder found on them (none when it missed one), and
     patches cut elsewhere. Each patch is named by what it shows: a coordinate, when it is cut
@@ -179,9 +190,9 @@ def _cuts(rng: np.random.Generator, deck: Deck, source: Source, to_mosaic: np.nd
     layout = deck.layout
     centres = _through(to_mosaic, np.array([[0.0, 0.0], [0.0, 1.0]]))
     true_pose = Pose.between(tuple(centres[0]), tuple(centres[1]))
-    ideals = [(patch_matrix(true_pose, (0.0, 0.0), layout.sides[0]), source.labels[0]),
+    ideals = [(patch_matrix(true_pose, (0.0, 0.0), layout.sides[0]), labels[0]),
               (patch_matrix(true_pose, (0.0, 1.0), layout.sides[1], layout.bottom_turned),
-               source.labels[1])]
+               labels[1])]
     found = []
     for (x, y), colour in zip(centres, source.colours):
         near = [(math.hypot(s.x - x, s.y - y), s) for s in spots if s.colour == colour]
@@ -234,8 +245,8 @@ def _cuts(rng: np.random.Generator, deck: Deck, source: Source, to_mosaic: np.nd
         if label is not None:
             named.append((matrix, label))
     paired = len(named) >= 2 and len(cuts) >= 2 and named[0][0] is cuts[0] and \
-        named[1][0] is cuts[1] and named[0][1] == source.labels[0] and \
-        named[1][1] == source.labels[1] and pose is not true_pose
+        named[1][0] is cuts[1] and named[0][1] == labels[0] and \
+        named[1][1] == labels[1] and pose is not true_pose
     return named, [s for s in found if s is not None], paired
 
 
@@ -245,10 +256,11 @@ def _both(pose: Pose, layout: Layout) -> list[np.ndarray]:
             patch_matrix(pose, (0.0, 1.0), layout.sides[1], layout.bottom_turned)]
 
 
-def _shown(matrix: np.ndarray, ideals: list[tuple[np.ndarray, str]], size: float
+def _shown(matrix: np.ndarray, ideals: list[tuple[np.ndarray, str | None]], size: float
            ) -> str | None:
-    """What a patch shows, against the coordinates' own patches (``ideals``): a coordinate's
-    number, ``NOTHING``, or None when it is neither clearly."""
+    """What a patch shows, against the coordinates' own patches (``ideals``, named None
+    when half covered): a coordinate's number, ``NOTHING``, or None when it is neither
+    clearly."""
     x, y, angle, scale = _placing(matrix)
     unclear = False
     for ideal, label in ideals:
@@ -330,6 +342,35 @@ def _whole_card(source: Source, deck: Deck, view: np.ndarray, reach: float
                                (int(width), int(height)), flags=cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_REFLECT)
     return tile, to_tile
+
+
+def _covered(rng: np.random.Generator, drawn: list[tuple[np.ndarray, np.ndarray]], k: int,
+             labels: tuple[str, str], size: float) -> tuple[str | None, str | None]:
+    """Another card laid over one of view ``k``'s coordinates (drawn into its tile): its
+    edge a straight line across the coordinate's disc, or just beside it, its face another
+    view's picture. The coordinates' names as they are then shown."""
+    tile, to_tile = drawn[k]
+    which = int(rng.integers(2))
+    centre = _through(to_tile, np.array([[0.0, float(which)]]))[0]
+    radius = size / 2
+    away = rng.uniform(-0.3, 1.1)  # the edge's distance from the centre, in radii
+    angle = rng.uniform(0, 2 * math.pi)
+    normal = np.array([math.cos(angle), math.sin(angle)])
+    height, width = tile.shape[:2]
+    ys, xs = np.mgrid[0:height, 0:width]
+    beyond = (xs - centre[0]) * normal[0] + (ys - centre[1]) * normal[1] > away * radius
+    other = drawn[int(rng.integers(len(drawn)))][0]
+    face = cv2.resize(other, (width, height), interpolation=cv2.INTER_AREA)
+    tile[beyond] = face[beyond]
+    edge = np.abs((xs - centre[0]) * normal[0] + (ys - centre[1]) * normal[1]
+                  - away * radius) < rng.uniform(0.5, 1.5)
+    tile[edge] = (tile[edge] * rng.uniform(0.3, 0.8)).astype(np.uint8)
+    # the share of the disc beyond the edge: a circle's segment
+    t = float(np.clip(away, -1.0, 1.0))
+    share = (math.acos(t) - t * math.sqrt(1 - t * t)) / math.pi
+    name: str | None = labels[which] if share < COVER_READ else \
+        NOTHING if share > COVER_NOTHING else None
+    return (name, labels[1]) if which == 0 else (labels[0], name)
 
 
 def _mosaic(tiles: list[np.ndarray]) -> tuple[np.ndarray, list[tuple[int, int]]]:
