@@ -123,7 +123,7 @@ def teach(photos: list[TeachingPhoto], seed: int = 0) -> Taught:
     palette = _inks(_coordinates(photos, first, cards, []), palette)
     spots = [find_spots(photo.image, palette, hue=TEACHING_HUES[1]) for photo in photos]
     found = _coordinates(photos, spots, cards, skipped)
-    if len(found) < max(2, len(photos) // 2):
+    if not found or len(found) < len(photos) // 2:
         raise TeachingError(
             f"the coordinates were found in only {len(found)} of {len(photos)} photos: take "
             "each card alone, flat, whole and well lit, filling most of the photo")
