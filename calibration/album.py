@@ -10,14 +10,13 @@ are kept beside them (``taps.json``). What is learned from the photos is ``visio
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from companion.box import BoxProfile, load_box
+from companion.library import write_atomically
 from companion.rules import Card, MalformedEventError
 from vision.cards import TeachingError, TeachingPhoto, Taught, teach
 from vision.sources import SourceError, read_image
@@ -70,11 +69,11 @@ def add_photo(directory: Path, image: np.ndarray, card: Card, taps: Taps) -> str
     ok, encoded = cv2.imencode(".png", image)
     if not ok:
         raise OSError(f"{directory / name}: the photo could not be encoded")
-    _write_whole(directory / name, encoded.tobytes())
+    write_atomically(directory / name, encoded.tobytes())
     taps_now = read_taps(directory)
     taps_now[name] = taps
     text = json.dumps({k: [list(a), list(b)] for k, (a, b) in taps_now.items()})
-    _write_whole(directory / TAPS_FILE, text.encode("utf-8"))
+    write_atomically(directory / TAPS_FILE, text.encode("utf-8"))
     return name
 
 
@@ -85,7 +84,7 @@ def remove_photo(directory: Path, name: str) -> None:
     if name in taps_now:
         del taps_now[name]
         text = json.dumps({k: [list(a), list(b)] for k, (a, b) in taps_now.items()})
-        _write_whole(directory / TAPS_FILE, text.encode("utf-8"))
+        write_atomically(directory / TAPS_FILE, text.encode("utf-8"))
 
 
 def photos_of(directory: Path) -> dict[str, list[str]]:
@@ -137,17 +136,3 @@ def teach_folder(folder: str | Path) -> Taught:
     return Taught(taught.model, taught.photos, taught.cards, tuple(skipped) + taught.skipped,
                   taught.weak)
 
-
-def _write_whole(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` all at once: into a new file beside it, flushed to the disk,
-    then put in its place."""
-    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(descriptor, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

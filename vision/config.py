@@ -10,8 +10,6 @@ is reported in ``cards_problem``.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from companion.jsontext import JSONTextError, parse_json
+from companion.library import write_atomically
 from companion.rules import is_whole_number
 from vision.cards import CardModel
 from vision.layout import TableLayout, default_layout
@@ -109,14 +108,4 @@ def load_calibration(path: str | Path) -> Calibration:
 def save_calibration(calibration: Calibration, path: str | Path) -> None:
     """Write atomically: a crash mid-write leaves the old file, never half a new one."""
     target = Path(path)
-    text = json.dumps(calibration.to_json(), indent=1)
-    fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text + "\n")
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_atomically(target, (json.dumps(calibration.to_json(), indent=1) + "\n").encode())

@@ -57,11 +57,10 @@ CHECK_PASS = 0.75
 CHECK_SMALLEST = 16.0
 """A code read right in fewer of its new views than ``CHECK_PASS`` (its coordinates at least
 ``CHECK_SMALLEST`` pixels tall, one view at a time) is weak: another photo of it helps."""
-"""A code read right in fewer of its new views than this is weak: another photo helps."""
 ROUGH_SIDE = 320
+"""A photo is looked at this long (px) to find the card's outline."""
 MIN_CARD_AREA = 0.03
 """A teaching photo's card covers more of it than this."""
-"""A photo is looked at this long (px) to find the card's outline."""
 
 
 class TeachingError(ValueError):
