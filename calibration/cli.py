@@ -112,9 +112,14 @@ def _calibrate_cards(args: argparse.Namespace) -> int:
         base = _existing(args.out) or Calibration()
         taught = teach_folder(args.folder)
         base.cards = taught.model
-        save_calibration(base, args.out)
     except (TeachingError, CalibrationError, OSError) as error:
         print(error, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        save_calibration(base, args.out)
+    except OSError as error:
+        print(f"{args.out}: the taught deck cannot be saved ({error.strerror or error}); "
+              "the file is as it was", file=sys.stderr)
         return EXIT_BAD_INPUT
     for reason in taught.skipped:
         print(f"skipped {reason}")

@@ -3,8 +3,12 @@ camera through a fake picamera2 (the real one exists only on Raspberry Pi OS).""
 
 from __future__ import annotations
 
+import os
+import struct
 import sys
 import types
+import zlib
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -230,3 +234,16 @@ def test_the_pi_camera_is_aimed_at_the_calibrated_tray_and_locked_after_calibrat
         assert worker.latest.status == "ready"
     finally:
         worker.stop()
+
+
+def test_a_pipe_a_device_and_a_picture_claiming_ten_billion_pixels_are_refused_by_name(tmp_path):
+    pipe = tmp_path / "B1-G1.png"
+    os.mkfifo(pipe)  # no writer: opening it the plain way would wait for ever
+    huge = tmp_path / "huge.png"
+    header = struct.pack(">IIBBBBB", 100000, 100000, 8, 2, 0, 0, 0)
+    huge.write_bytes(b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + b"IHDR" + header
+                     + struct.pack(">I", zlib.crc32(b"IHDR" + header)))
+    for path, message in ((pipe, "not a regular file"), (Path("/dev/zero"), "not a regular file"),
+                          (huge, "cannot be opened as an image")):
+        with pytest.raises(SourceError, match=message):
+            read_image(path)

@@ -10,3 +10,8 @@ import os
 # cores the camera and the screen need. Only effective before numpy is first imported; the
 # Makefile and the kiosk unit set it for every process too.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+# An image file whose header claims a huge picture (100000 x 100000) is refused by OpenCV's
+# decoders rather than given gigabytes: 60 megapixels is more than any phone photo. Only
+# effective before OpenCV first decodes.
+os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", str(60_000_000))
