@@ -40,14 +40,14 @@ export KIVY_HOME := $(CURDIR)/.kivy
 run: setup
 	$(BIN)/companion run
 
-# The tests run in two processes, a test file to each at a time (the card reading tests teach
-# four decks, minutes of one core, while the others run beside them).
+# The tests run in two processes, a test to each at a time; the card reading tests stay
+# together in one (group "taught decks"), as they share the decks they teach.
 TEST_WORKERS ?= 2
 
 test: setup
 	$(BIN)/ruff check .
 	$(BIN)/mypy companion
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
 
 bench: setup
 	$(BIN)/python tests/bench/run.py

@@ -260,16 +260,21 @@ def _most_shared(values: list[np.ndarray], tolerance: np.ndarray,
     cell = tolerance * 0.75
     offsets = np.array(np.meshgrid(*[np.arange(-1, 2)] * len(tolerance), indexing="ij")
                        ).reshape(len(tolerance), -1).T
-    voted = []
-    for mine in values:
-        if len(mine) == 0:
-            continue
-        cells = (np.floor(mine / cell).astype(np.int64)[:, None, :] + offsets[None]
-                 ).reshape(-1, len(tolerance))
-        voted.append(np.unique(cells, axis=0))
-    if not voted:
+    # (a pair far off any card is as good as at the grid's edge: it keeps the numbers below)
+    mine_cells = [np.clip(np.floor(mine / cell), -FAR_CELL, FAR_CELL).astype(np.int64)
+                  for mine in values if len(mine)]
+    if not mine_cells:
         return None
-    cells, votes = np.unique(np.concatenate(voted), axis=0, return_counts=True)
+    # each cell as one number (its coordinates counted from the lowest, in a base wider than
+    # any span, the first the highest digit), so that a photo's votes and then everyone's
+    # are counted by one flat sort
+    low = np.concatenate(mine_cells).min(axis=0) - 1
+    base = int((np.concatenate(mine_cells).max(axis=0) - low).max()) + 2
+    weights = base ** np.arange(len(tolerance), dtype=np.int64)[::-1]
+    voted = [np.unique(((cells[:, None, :] + offsets[None] - low) @ weights).ravel())
+             for cells in mine_cells]
+    keys, votes = np.unique(np.concatenate(voted), return_counts=True)
+    cells = (keys[:, None] // weights) % base + low
     best = int(np.argmax(votes))
     if largest is not None:
         shared = np.nonzero(votes >= NEARLY_AS_SHARED * votes[best])[0]
@@ -284,6 +289,9 @@ def _most_shared(values: list[np.ndarray], tolerance: np.ndarray,
 
 
 NEARLY_AS_SHARED = 0.8
+FAR_CELL = 400
+"""The grid of ``_most_shared`` runs this many cells either way (six values of up to 803
+digits stay within 64 bits)."""
 
 
 def _tapped(photo: TeachingPhoto, spots: list[Spot], top_colour: str, bottom_colour: str
