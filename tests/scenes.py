@@ -186,15 +186,26 @@ def read_card_table(table: CardTable, model: CardModel) -> tuple[int, int, list[
     reads = [r for r in read_cards(image, model, CARD_SIZE[1] / mm_per_px) if r.card]
     wrong, right = [], 0
     for read in reads:
-        under = [t.label for t in table.cards if _inside(read.centre, t.corners)] + \
-            [label for label, corners in table.cut if _inside(read.centre, corners)]
-        if not under or under[0] != read.card.code:
-            wrong.append(f"{read.card.code} read where {under[0] if under else 'no card'}"
+        under = [(t.label, t.corners) for t in table.cards if _inside(read.centre, t.corners)] \
+            + [(label, corners) for label, corners in table.cut if _inside(read.centre, corners)]
+        # a card lying on another's corner has both under its middle: the read is right when
+        # one of them is of its code and lies where it does
+        if not any(label == read.card.code and _same_place(read.centre, corners)
+                   for label, corners in under):
+            wrong.append(f"{read.card.code} read where {under[-1][0] if under else 'no card'}"
                          " lies")
     for truth in table.readable:
         right += any(r.card.code == truth.label and _inside(r.centre, truth.corners)
                      for r in reads)
     return len(table.readable), right, wrong
+
+
+def _same_place(point: tuple[float, float], corners: np.ndarray) -> bool:
+    """Whether ``point`` lies near the middle of the card of image ``corners``: within a
+    quarter of its long side."""
+    corners = np.asarray(corners, np.float64)
+    long_side = np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).max()
+    return bool(np.linalg.norm(corners.mean(axis=0) - np.array(point)) <= long_side / 4)
 
 
 def _inside(point: tuple[float, float], corners: np.ndarray) -> bool:

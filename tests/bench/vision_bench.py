@@ -245,10 +245,13 @@ def bench_cards(report) -> None:
         wrong: list[str] = []
         for seed in range(300, 340):
             count, read, misread = read_card_table(card_table(deck, seed), taught.model)
-            readable, right, wrong = readable + count, right + read, wrong + misread
+            readable, right = readable + count, right + read
+            wrong += [f"table {seed}: {w}" for w in misread]
         report(f"cards '{name}', taught from {taught.photos} photos", 100 * right / readable,
                f"% of {readable}", ">= 99 %", right / readable >= 0.99)
         report("  wrong reads", len(wrong), "reads", "0", not wrong)
+        for line in wrong:
+            print(f"    WRONG   {line}")
         report("  teaching time", seconds, "s", "-", True)
         report("  codes reported weak", len(taught.weak), "codes", "-", True)
 
