@@ -84,15 +84,28 @@ def _existing(path: str) -> Calibration | None:
     return load_calibration(path) if Path(path).exists() else None
 
 
+def _saved(calibration: Calibration, out: str, what: str) -> bool:
+    """Whether ``calibration`` was saved to ``out``; if not (a full disk, a folder that cannot
+    be written), says so: the file is written whole or not at all."""
+    try:
+        save_calibration(calibration, out)
+    except OSError as error:
+        print(f"{out}: the {what} cannot be saved ({error.strerror or error}); the file is as "
+              "it was", file=sys.stderr)
+        return False
+    return True
+
+
 def _calibrate_table(args: argparse.Namespace) -> int:
     try:
         image = read_image(args.image)
         base = _existing(args.out)
         layout = base.layout if base else default_layout()
         result = calibrate_table(image, layout, args.sticker_mm, base)
-        save_calibration(result.calibration, args.out)
     except (CalibrationFailed, CalibrationError, SourceError, OSError) as error:
         print(error, file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if not _saved(result.calibration, args.out, "calibration"):
         return EXIT_BAD_INPUT
     rect = result.rectification
     print(f"markers used: {', '.join(map(str, rect.markers_used))} "
@@ -115,11 +128,7 @@ def _calibrate_cards(args: argparse.Namespace) -> int:
     except (TeachingError, CalibrationError, OSError) as error:
         print(error, file=sys.stderr)
         return EXIT_BAD_INPUT
-    try:
-        save_calibration(base, args.out)
-    except OSError as error:
-        print(f"{args.out}: the taught deck cannot be saved ({error.strerror or error}); "
-              "the file is as it was", file=sys.stderr)
+    if not _saved(base, args.out, "taught deck"):
         return EXIT_BAD_INPUT
     for reason in taught.skipped:
         print(f"skipped {reason}")

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import errno
 import io
 import json
+import os
 import sys
 from importlib.metadata import PackageNotFoundError, entry_points, version
 from collections.abc import Sequence
@@ -30,10 +32,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_OK
     try:
-        return int(args.handler(args))
+        code = int(args.handler(args))
+        sys.stdout.flush()
+        return code
     except BrokenPipeError:  # output piped into `head` and the like: not an error
         sys.stderr.close()
         return EXIT_OK
+    except OSError as error:
+        if error.errno not in OUTPUT_FULL:
+            raise
+        # what could not be written is not tried again when Python exits
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        print(f"companion: the output cannot be written ({error.strerror})", file=sys.stderr)
+        return EXIT_BAD_INPUT
+
+
+OUTPUT_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO)
+"""Why standard output may refuse a write (a full disk, a quota, a failing device): every file
+a command writes itself is caught where it is written, so such an error is the output's."""
 
 
 def _tolerate_any_terminal() -> None:

@@ -229,3 +229,16 @@ def test_the_version_is_the_installed_one():
     result = companion("--version")
     assert result.returncode == 0
     assert result.stdout.strip() == f"companion {version('space-mission-companion')}"
+
+
+@pytest.mark.parametrize("command", [("simulate", "--seed", 3, "--players", 2), ("box",),
+                                     ("score", "JOURNAL")])
+def test_a_full_disk_as_standard_output_is_said_plainly(journal, command):
+    """Standard output on a full disk (``/dev/full``): one line on what failed, exit 2, no
+    traceback."""
+    arguments = [journal if part == "JOURNAL" else part for part in command]
+    with open("/dev/full", "w") as full:
+        run = subprocess.run([sys.executable, "-m", "companion.cli", *map(str, arguments)],
+                             stdout=full, stderr=subprocess.PIPE, text=True)
+    assert run.returncode == 2, run.stderr
+    assert run.stderr == "companion: the output cannot be written (No space left on device)\n"

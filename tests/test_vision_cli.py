@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import cv2
 import pytest
@@ -149,3 +151,36 @@ def test_print_commands_write_pdfs(tmp_path):
 def test_vision_commands_have_help(sub):
     result = companion(*sub, "--help")
     assert result.returncode == 0 and "usage: companion" in result.stdout
+
+
+def test_a_calibration_that_cannot_be_saved_is_said_plainly_and_the_file_kept(
+        images, tmp_path, monkeypatch, capsys):
+    import errno
+
+    import calibration.cli
+    from companion.cli import main
+
+    folder, _ = images
+    cal = tmp_path / "cal.json"
+    cal.write_text("the old file")
+
+    def full_disk(*_args):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(calibration.cli, "save_calibration", full_disk)
+    monkeypatch.setattr(calibration.cli, "_existing", lambda _path: None)
+    assert main(["calibrate", "table", str(folder / "table.png"), "--out", str(cal)]) == 2
+    assert capsys.readouterr().err == (f"{cal}: the calibration cannot be saved (No space left "
+                                       "on device); the file is as it was\n")
+    assert cal.read_text() == "the old file"
+
+
+def test_scan_to_a_full_disk_says_so(images):
+    folder, _ = images
+    with open("/dev/full", "w") as full:
+        run = subprocess.run([sys.executable, "-m", "companion.cli", "scan",
+                              str(folder / "table.png"), "--json"], stdout=full,
+                             stderr=subprocess.PIPE, text=True)
+    assert run.returncode == 2
+    assert run.stderr.endswith("companion: the output cannot be written (No space left on "
+                               "device)\n") and "Traceback" not in run.stderr
