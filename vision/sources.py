@@ -5,10 +5,9 @@ source never raises for a bad frame, so a camera failure never stops manual play
 
 from __future__ import annotations
 
+import logging
 import os
 import stat
-
-import logging
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path

@@ -192,11 +192,11 @@ def _coordinates(photos: list[TeachingPhoto], spots: list[list[Spot]],
         misfit = np.abs((looks_now - (0 if typical_look is None else typical_look)) / ALIKE
                         ).max(axis=1) if len(mine) else np.zeros(0)
         if place is not None and typical_place is not None:
-            placed = fitting & _near(place, typical_place, PLACE)
+            at_place = fitting & _near(place, typical_place, PLACE)
             # a card told badly from its table (a card the table's colour) puts every pair
             # off its place: the one pair of the coordinates' size stands then
-            if placed.any() or fitting.sum() != 1:
-                fitting = placed
+            if at_place.any() or fitting.sum() != 1:
+                fitting = at_place
                 misfit = np.maximum(misfit,
                                     np.abs((place - typical_place) / PLACE).max(axis=1))
         if fitting.any():
@@ -268,8 +268,9 @@ def _most_shared(values: list[np.ndarray], tolerance: np.ndarray,
     # each cell as one number (its coordinates counted from the lowest, in a base wider than
     # any span, the first the highest digit), so that a photo's votes and then everyone's
     # are counted by one flat sort
-    low = np.concatenate(mine_cells).min(axis=0) - 1
-    base = int((np.concatenate(mine_cells).max(axis=0) - low).max()) + 2
+    every = np.concatenate(mine_cells)
+    low = every.min(axis=0) - 1
+    base = int((every.max(axis=0) - low).max()) + 2
     weights = base ** np.arange(len(tolerance), dtype=np.int64)[::-1]
     voted = [np.unique(((cells[:, None, :] + offsets[None] - low) @ weights).ravel())
              for cells in mine_cells]
@@ -289,6 +290,7 @@ def _most_shared(values: list[np.ndarray], tolerance: np.ndarray,
 
 
 NEARLY_AS_SHARED = 0.8
+"""A value voted for by this share of the most shared one's votes is nearly as shared."""
 FAR_CELL = 400
 """The grid of ``_most_shared`` runs this many cells either way (six values of up to 803
 digits stay within 64 bits)."""
