@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from companion.box import BoxProfile, load_box
-from companion.library import write_atomically
+from companion.files import write_atomically
 from companion.rules import Card, MalformedEventError
 from vision.cards import TeachingError, TeachingPhoto, Taught, teach
 from vision.sources import SourceError, read_image
@@ -88,10 +88,11 @@ def remove_photo(directory: Path, name: str) -> None:
 
 
 def photos_of(directory: Path) -> dict[str, list[str]]:
-    """The album's photo files by card code."""
+    """The album's photo files by card code, each card's in the order they were kept
+    (``B3-O1.png``, ``B3-O1.2.png``, …)."""
     found: dict[str, list[str]] = {}
     if directory.is_dir():
-        for path in sorted(directory.iterdir()):
+        for path in sorted(directory.iterdir(), key=_kept_order):
             if path.suffix.lower() in IMAGE_SUFFIXES and path.is_file():
                 try:
                     code = card_of(path).code
@@ -99,6 +100,21 @@ def photos_of(directory: Path) -> dict[str, list[str]]:
                     continue
                 found.setdefault(code, []).append(path.name)
     return found
+
+
+def opens(path: Path) -> bool:
+    """Whether a photo's file looks like an image: not empty, as a power cut can leave one,
+    and starting as an image file does (only its first bytes are read)."""
+    try:
+        return path.stat().st_size > 0 and cv2.haveImageReader(str(path))
+    except (OSError, cv2.error):
+        return False
+
+
+def _kept_order(path: Path) -> tuple[str, int, str]:
+    parts = path.name.split(".")
+    copy = int(parts[1]) if len(parts) > 2 and parts[1].isdigit() else 1
+    return (parts[0], copy, path.name)
 
 
 def photographed(directory: Path) -> dict[str, int]:
@@ -131,7 +147,8 @@ def teach_folder(folder: str | Path) -> Taught:
             continue
         photos.append(TeachingPhoto(path.name, image, card, taps.get(path.name)))
     if not photos:
-        raise TeachingError(f"{directory}: no labelled card photos (named like B3-G2.png)")
+        raise TeachingError(f"{directory}: no labelled card photos (named like B3-G2.png)"
+                            + "".join(f"; {reason}" for reason in skipped[:3]))
     taught = teach(photos)
     return Taught(taught.model, taught.photos, taught.cards, tuple(skipped) + taught.skipped,
                   taught.weak)

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import argparse
-import sys
+import math
 from pathlib import Path
 
 from companion.box import BoxProfileError, load_box
+from companion.cli import complain, printable
 from vision.config import Calibration, CalibrationError, load_calibration, save_calibration
 from vision.layout import default_layout
 from vision.sources import SourceError, read_image
 
-from calibration.printables import DEFAULT_STICKER_MM, PAPERS, print_markers, print_stickers
+from calibration.printables import (DEFAULT_STICKER_MM, MAX_STICKER_MM, MIN_STICKER_MM,
+                                    PAPERS, print_markers, print_stickers)
 from calibration.table import CalibrationFailed, calibrate_table
 from calibration.album import TeachingError, missing_codes, teach_folder
 
@@ -25,7 +27,7 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
                     "Q, quiet zone kept), numbered 1-64 in the box profile's tile order, with "
                     "the kind and number printed under each and corner ticks to cut along.")
     stickers.add_argument("out", metavar="OUT.pdf")
-    stickers.add_argument("--size-mm", type=float, default=DEFAULT_STICKER_MM,
+    stickers.add_argument("--size-mm", type=sticker_mm, default=DEFAULT_STICKER_MM,
                           help=f"code size with its quiet zone (default {DEFAULT_STICKER_MM:g})")
     stickers.add_argument("--paper", choices=sorted(PAPERS), default="a4")
     stickers.add_argument("--box", metavar="PROFILE", help="box profile (default: shipped)")
@@ -49,7 +51,7 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     table = kinds.add_parser("table", help="markers, homography, zones, sizing, colours")
     table.add_argument("image", metavar="IMAGE")
     table.add_argument("--out", required=True, metavar="CAL.json")
-    table.add_argument("--sticker-mm", type=float, default=DEFAULT_STICKER_MM,
+    table.add_argument("--sticker-mm", type=sticker_mm, default=DEFAULT_STICKER_MM,
                        help="the sticker size to give sizing advice for")
     table.set_defaults(handler=_calibrate_table)
     cards = kinds.add_parser("cards", help="teach the card reader from labelled photos")
@@ -58,12 +60,26 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     cards.set_defaults(handler=_calibrate_cards)
 
 
+def sticker_mm(text: str) -> float:
+    """A sticker's size as given on the command line: a number of millimetres a sticker can
+    be printed at (not 0, -1, nan or inf, which would be written into the calibration)."""
+    try:
+        size = float(text)
+    except ValueError:
+        size = math.nan
+    if not MIN_STICKER_MM <= size <= MAX_STICKER_MM:  # False for nan
+        raise argparse.ArgumentTypeError(
+            f"{text[:20]!r} is no sticker size: give millimetres from {MIN_STICKER_MM:g} to "
+            f"{MAX_STICKER_MM:g}")
+    return size
+
+
 def _print_stickers(args: argparse.Namespace) -> int:
     try:
         box = load_box(args.box)
         sheet = print_stickers(box, args.out, args.size_mm, args.paper)
     except (BoxProfileError, ValueError, OSError) as error:
-        print(error, file=sys.stderr)
+        complain(error)
         return EXIT_BAD_INPUT
     print(f"{args.out}: 64 stickers on {sheet.pages} page(s), code {sheet.sticker_mm:.1f} mm, "
           f"module {sheet.module_mm:.2f} mm")
@@ -74,7 +90,7 @@ def _print_markers(args: argparse.Namespace) -> int:
     try:
         pages = print_markers(default_layout(), args.out, args.paper)
     except OSError as error:
-        print(error, file=sys.stderr)
+        complain(error)
         return EXIT_BAD_INPUT
     print(f"{args.out}: markers on {pages} page(s)")
     return EXIT_OK
@@ -90,8 +106,8 @@ def _saved(calibration: Calibration, out: str, what: str) -> bool:
     try:
         save_calibration(calibration, out)
     except OSError as error:
-        print(f"{out}: the {what} cannot be saved ({error.strerror or error}); the file is as "
-              "it was", file=sys.stderr)
+        complain(f"{out}: the {what} cannot be saved ({error.strerror or error}); the file is "
+                 "as it was")
         return False
     return True
 
@@ -103,7 +119,7 @@ def _calibrate_table(args: argparse.Namespace) -> int:
         layout = base.layout if base else default_layout()
         result = calibrate_table(image, layout, args.sticker_mm, base)
     except (CalibrationFailed, CalibrationError, SourceError, OSError) as error:
-        print(error, file=sys.stderr)
+        complain(error)
         return EXIT_BAD_INPUT
     if not _saved(result.calibration, args.out, "calibration"):
         return EXIT_BAD_INPUT
@@ -126,12 +142,12 @@ def _calibrate_cards(args: argparse.Namespace) -> int:
         taught = teach_folder(args.folder)
         base.cards = taught.model
     except (TeachingError, CalibrationError, OSError) as error:
-        print(error, file=sys.stderr)
+        complain(error)
         return EXIT_BAD_INPUT
     if not _saved(base, args.out, "taught deck"):
         return EXIT_BAD_INPUT
     for reason in taught.skipped:
-        print(f"skipped {reason}")
+        print(f"skipped {printable(reason)}")
     print(f"learned {taught.cards} card code(s) from {taught.photos} photo(s)")
     missing = missing_codes(taught.model.codes)
     if missing:

@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from companion.library import Library, bg_stats_play, write_atomically
+from companion.files import read_regular, write_atomically
+from companion.journal import JOURNAL_LIMIT
+from companion.library import GameRecord, Library, bg_stats_play
 
 STICK_MOUNT = Path("/media/space-mission-usb")
 """Where the kiosk's udev rule mounts a stick (overridden by $COMPANION_USB_STICK)."""
@@ -33,9 +35,22 @@ class BackupError(OSError):
 class Backup:
     folder: Path
     games: int
+    """Games whose journal was copied."""
     files: int
     size: int
     """Bytes written."""
+    left_out: tuple[LeftOut, ...] = ()
+    """What was not copied, and why: a record that cannot be read, or a game without scores
+    (its journal is copied, its BG Stats play cannot be made)."""
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    name: str
+    """The journal's file name."""
+    journal: bool
+    """True when the journal itself was left out (else only its BG Stats play)."""
+    reason: str
 
 
 def stick_mount() -> Path:
@@ -53,17 +68,19 @@ def stick_ready(mount: Path) -> bool:
 def back_up(library: Library, stick: Path, now: datetime | None = None) -> Backup:
     """Copy the records into ``stick/space-mission-records/<date-time>/``."""
     stamp = (now or datetime.now()).strftime("%Y-%m-%d_%H%M%S")
-    final = stick / FOLDER / stamp
+    final, copy = stick / FOLDER / stamp, 1
+    while final.exists():  # a second copy within the same second: a folder of its own
+        copy += 1
+        final = stick / FOLDER / f"{stamp}-{copy}"
+    stamp = final.name
     folder = final.with_name(stamp + INCOMPLETE)
-    records = library.records()
-    files = size = 0
+    files = size = games = 0
+    left_out: list[LeftOut] = []
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        for record in records:
-            contents = {record.path.name: record.path.read_bytes()}
-            if record.ended:
-                play = json.dumps(bg_stats_play(record), indent=1, ensure_ascii=False)
-                contents[f"{record.path.stem}.bgstats.json"] = (play + "\n").encode("utf-8")
+        for record in library.records():
+            contents = _contents(record, left_out)
+            games += bool(contents)
             for name, data in contents.items():
                 target = folder / name
                 write_atomically(target, data)
@@ -79,7 +96,25 @@ def back_up(library: Library, stick: Path, now: datetime | None = None) -> Backu
             raise
         raise BackupError(error.errno, f"the copy to {stick} stopped: {error.strerror}") \
             from None
-    return Backup(final, len(records), files, size)
+    return Backup(final, games, files, size, tuple(left_out))
+
+
+def _contents(record: GameRecord, left_out: list[LeftOut]) -> dict[str, bytes]:
+    """What one kept game puts on the stick: its journal as it is on the companion, and its
+    BG Stats play when the game has scores. What cannot be copied goes into ``left_out``."""
+    name = record.path.name
+    try:
+        contents = {name: read_regular(record.path, JOURNAL_LIMIT)}
+    except OSError as error:  # a link that leads nowhere, a pipe: nothing of it to copy
+        left_out.append(LeftOut(name, True, error.strerror or str(error)))
+        return {}
+    if record.ended and record.problem is None:
+        if record.tiles_missing:
+            left_out.append(LeftOut(name, False, "the tiles were never entered"))
+        else:
+            play = json.dumps(bg_stats_play(record), indent=1, ensure_ascii=False)
+            contents[f"{record.path.stem}.bgstats.json"] = (play + "\n").encode("utf-8")
+    return contents
 
 
 def _sync_directory(path: Path) -> None:

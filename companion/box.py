@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.files import MEGABYTE, read_regular
 from companion.jsontext import JSONTextError, parse_json
 from companion.rules import (CATEGORY_TOTALS, DECK_SIZE, RING_SIZE, TILE_CATEGORY,
                              TILES_PER_STACK, TOTAL_TILES, Card, MalformedEventError, Planet,
@@ -20,6 +21,8 @@ from companion.rules import (CATEGORY_TOTALS, DECK_SIZE, RING_SIZE, TILE_CATEGOR
 
 SHIPPED_PROFILE = Path(__file__).parent / "data" / "box.json"
 PROFILE_VERSION = 1
+PROFILE_LIMIT = MEGABYTE
+"""Twelve planets, a deck and the tiles take a few kilobytes."""
 BOX_PLANETS = 12
 
 
@@ -75,7 +78,7 @@ def load_box(path: str | Path | None = None) -> BoxProfile:
     """Read and validate a box profile; the shipped one when ``path`` is None."""
     source = Path(path) if path is not None else SHIPPED_PROFILE
     try:
-        data = parse_json(source.read_bytes())
+        data = parse_json(read_regular(source, PROFILE_LIMIT))
     except OSError as error:
         raise BoxProfileError(f"{source}: cannot read the box profile: {error.strerror}") from None
     except JSONTextError as error:

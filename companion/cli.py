@@ -8,7 +8,9 @@ import errno
 import io
 import json
 import os
+import stat
 import sys
+import unicodedata
 from importlib.metadata import PackageNotFoundError, entry_points, version
 from collections.abc import Sequence
 
@@ -43,13 +45,36 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         # what could not be written is not tried again when Python exits
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        print(f"companion: the output cannot be written ({error.strerror})", file=sys.stderr)
+        complain(f"companion: the output cannot be written ({error.strerror})")
         return EXIT_BAD_INPUT
 
 
 OUTPUT_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO)
 """Why standard output may refuse a write (a full disk, a quota, a failing device): every file
 a command writes itself is caught where it is written, so such an error is the output's."""
+
+
+def printable(text: object) -> str:
+    """Text from a record, a file or a file's name, as a terminal may show it: control and
+    format characters (an escape sequence, a newline that would fake an error line, a
+    right-to-left override) written as Python escapes, everything else as it is."""
+    return "".join(_escaped(c) if unicodedata.category(c) in UNPRINTABLE else c
+                   for c in str(text))
+
+
+UNPRINTABLE = {"Cc", "Cf", "Cs", "Zl", "Zp"}
+"""Unicode's control, format and surrogate characters and its line and paragraph separators."""
+
+
+def _escaped(character: str) -> str:
+    code = ord(character)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 \
+        else f"\\U{code:08x}"
+
+
+def complain(message: object) -> None:
+    """One line on standard error, whatever the message holds (see ``printable``)."""
+    print(printable(message), file=sys.stderr)
 
 
 def _tolerate_any_terminal() -> None:
@@ -111,6 +136,9 @@ def build_parser() -> argparse.ArgumentParser:
                          help="box profile JSON (default: the shipped example profile)")
     sim_cmd.add_argument("--out", metavar="FILE",
                          help="journal file to write (default: standard output)")
+    sim_cmd.add_argument("--force", action="store_true",
+                         help="replace FILE if it exists (a record is never overwritten "
+                              "otherwise)")
     sim_cmd.set_defaults(handler=_simulate)
 
     box_cmd = commands.add_parser(
@@ -129,13 +157,13 @@ def _score(args: argparse.Namespace) -> int:
     try:
         contents = read_journal(args.journal)
     except OSError as error:
-        print(f"{args.journal}: {error.strerror}", file=sys.stderr)
+        complain(f"{args.journal}: {error.strerror}")
         return EXIT_BAD_INPUT
     except JournalError as error:
-        print(error, file=sys.stderr)
+        complain(error)
         return EXIT_BAD_INPUT
     if contents.dropped is not None:
-        print(f"warning: {contents.dropped}", file=sys.stderr)
+        complain(f"warning: {contents.dropped}")
     sheet = score(contents.game.state)
     if args.json:
         # JSON escapes what a non-UTF-8 terminal cannot show, so the output stays valid JSON
@@ -151,18 +179,19 @@ def format_sheet(sheet: ScoreSheet) -> str:
                "medals", "space", "total")
     headers = ("gate", "stations", "minerals", "aliens", "matter", "water", "medals", "space",
                "total")
-    width = max([len(p.name) for p in sheet.players] + [6])
+    names = [printable(p.name) for p in sheet.players]
+    width = max([len(name) for name in names] + [6])
     lines = ["player".ljust(width) + "".join(h.rjust(10) for h in headers)]
-    for p in sheet.players:
+    for p, name in zip(sheet.players, names):
         cells = ["?" if getattr(p, c) is None else str(getattr(p, c)) for c in columns]
-        lines.append(p.name.ljust(width) + "".join(c.rjust(10) for c in cells))
+        lines.append(name.ljust(width) + "".join(c.rjust(10) for c in cells))
     status = ("game over" if sheet.ended else
               "final round" if sheet.final_round else "game in progress")
     lines.append(f"\n{status}; space tiles revealed {sheet.revealed_space} of "
                  f"{sheet.threshold}")
     if sheet.winners:
         lines.append(f"winner{'s' if len(sheet.winners) > 1 else ''}: "
-                     f"{', '.join(sheet.winners)}")
+                     f"{', '.join(map(printable, sheet.winners))}")
     elif sheet.ended:
         lines.append("winners: not known until every player's tiles are entered")
     return "\n".join(lines)
@@ -172,11 +201,18 @@ def _simulate(args: argparse.Namespace) -> int:
     try:
         box = load_box(args.box)
     except BoxProfileError as error:
-        print(error, file=sys.stderr)
+        complain(error)
+        return EXIT_BAD_INPUT
+    if args.out and (refusal := _not_writable(args.out, args.force)):
+        complain(f"{args.out}: {refusal}")
         return EXIT_BAD_INPUT
     game = simulate(args.seed, args.players, args.variant, box=box)
     if args.out:
-        write_journal(args.out, game.setup, game.events)
+        try:
+            write_journal(args.out, game.setup, game.events)
+        except OSError as error:
+            complain(f"{args.out}: cannot be written ({error.strerror or error})")
+            return EXIT_BAD_INPUT
     else:
         sys.stdout.write(encode(game.setup).decode())
         for event in game.events:
@@ -184,14 +220,30 @@ def _simulate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _not_writable(path: str, force: bool) -> str:
+    """Why a record must not be written at ``path`` ('' when it may): a record is never
+    overwritten unasked, and never replaces a folder, a device or a pipe."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return ""
+    except OSError as error:
+        return f"cannot be written ({error.strerror})"
+    if stat.S_ISDIR(mode):
+        return "is a folder; give a file name"
+    if not stat.S_ISREG(mode):
+        return "is not a regular file (a device or a pipe); give a file name"
+    return "" if force else "exists; give --force to replace it"
+
+
 def _box(args: argparse.Namespace) -> int:
     try:
         box = load_box(args.profile)
     except BoxProfileError as error:
-        print(error, file=sys.stderr)
+        complain(error)
         return EXIT_BAD_INPUT
     for planet in box.planets:
-        print(planet.describe())
+        print(printable(planet.describe()))
     counts = ", ".join(f"{kind} {n}" for kind, n in box.tiles.items())
     print(f"tiles: {counts}" + (" (per-colour split assumed)" if box.tiles_split_assumed
                                 else ""))

@@ -17,9 +17,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from collections.abc import Iterable
 
+from companion.files import MEGABYTE, read_regular, write_atomically
 from companion.jsontext import JSONTextError, parse_json
 from companion.rules import (Event, Game, GameState, MalformedEventError, RulesError, Setup,
                              parse_event)
+
+
+JOURNAL_LIMIT = 64 * MEGABYTE
+"""A game is a few hundred lines of about 100 bytes; a record a hundred thousand times larger
+is no record, and reading it would only fill the memory."""
 
 
 class JournalError(ValueError):
@@ -69,7 +75,7 @@ def encode(event: Event) -> bytes:
 
 def read_journal(path: str | Path) -> JournalContents:
     """Parse and replay a journal; ``JournalError`` names the first line that cannot be used."""
-    data = Path(path).read_bytes()
+    data = read_regular(path, JOURNAL_LIMIT)
     lines = data.split(b"\n")
     unterminated = len(lines) - 1  # the text after the last newline: a write may have stopped
     game: Game | None = None
@@ -224,15 +230,10 @@ class Journal:
 
 
 def write_journal(path: str | Path, setup: Setup, events: Iterable[Event]) -> Game:
-    """Write a whole record at once (checked by replay first), with a single fsync."""
+    """Write a whole record at once (checked by replay first), atomically: an ``OSError``
+    leaves whatever was there before."""
     game = Game.replay(setup, events := list(events))
-    target = Path(path)
-    with open(target, "wb") as out:
-        out.write(encode(setup))
-        for event in events:
-            out.write(encode(event))
-        out.flush()
-        os.fsync(out.fileno())
+    write_atomically(Path(path), b"".join([encode(setup), *map(encode, events)]))
     return game
 
 

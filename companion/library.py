@@ -8,7 +8,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -16,7 +15,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from companion.journal import Journal, JournalError, read_journal
+from companion.files import read_regular, write_atomically
+from companion.journal import JOURNAL_LIMIT, Journal, JournalError, read_journal
 from companion.rules import Setup
 from companion.scoring import score
 
@@ -28,11 +28,12 @@ BG_STATS_PUSH = "https://app.bgstatsapp.com/createPlay.html?data="
 
 
 def default_home() -> Path:
-    """Where games live: $COMPANION_HOME, systemd's $STATE_DIRECTORY, or ~/.local/share."""
-    for variable in ("COMPANION_HOME", "STATE_DIRECTORY"):
-        value = os.environ.get(variable)
-        if value:
-            return Path(value.split(":")[0])
+    """Where games live: $COMPANION_HOME (a path, whatever characters it holds), the first of
+    systemd's $STATE_DIRECTORY (a list joined by ":"), or ~/.local/share."""
+    if home := os.environ.get("COMPANION_HOME"):
+        return Path(home)
+    if state := os.environ.get("STATE_DIRECTORY"):
+        return Path(state.split(":")[0])
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "space-mission-companion"
 
@@ -111,7 +112,13 @@ class Library:
         self.home = Path(home) if home is not None else default_home()
         self.games = self.home / "games"
         self.exports = self.home / "exports"
-        self.games.mkdir(parents=True, exist_ok=True)
+        self.problem: str | None = None
+        """Why no new game can be kept here (a read-only disk), when none can; the games
+        already kept are still listed."""
+        try:
+            self.games.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            self.problem = f"{self.games} cannot be written: {error.strerror}"
 
     def new_game(self, setup: Setup, now: datetime | None = None) -> Journal:
         stamp = (now or datetime.now(UTC)).strftime("%Y%m%d-%H%M%S")
@@ -140,7 +147,7 @@ class Library:
         try:
             self.exports.mkdir(parents=True, exist_ok=True)
             journal = self.exports / record.path.name
-            write_atomically(journal, record.path.read_bytes())
+            write_atomically(journal, read_regular(record.path, JOURNAL_LIMIT))
             play = self.exports / f"{record.path.stem}.bgstats.json"
             text = json.dumps(bg_stats_play(record), indent=1, ensure_ascii=False) + "\n"
             write_atomically(play, text.encode("utf-8"))
@@ -173,7 +180,11 @@ def _started(path: Path) -> datetime:
         stamp = path.stem.split("-")
         return datetime.strptime(f"{stamp[0]}-{stamp[1]}", "%Y%m%d-%H%M%S").replace(tzinfo=UTC)
     except (ValueError, IndexError):
-        return datetime.fromtimestamp(path.stat().st_ctime, UTC)
+        pass
+    try:  # lstat: a link that leads nowhere is listed too, with its problem
+        return datetime.fromtimestamp(path.lstat().st_ctime, UTC)
+    except OSError:
+        return datetime.fromtimestamp(0, UTC)
 
 
 def statistics(records: Iterable[GameRecord]) -> list[PlayerStatistics]:
@@ -246,17 +257,3 @@ def bg_stats_link(record: GameRecord) -> str:
 
 def _player_id(name: str) -> str:
     return "p" + hashlib.sha256(name.encode("utf-8")).hexdigest()[:10]
-
-
-def write_atomically(target: Path, data: bytes) -> None:
-    """Write a file so that a crash or a full disk leaves the old one whole."""
-    fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

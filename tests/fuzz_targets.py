@@ -21,6 +21,9 @@ from companion.cli import main as companion
 from companion.journal import Journal, JournalError, read_journal
 from companion.observations import parse_sticker
 from companion.rules import RulesError, parse_event
+from ui.i18n import LANGUAGES
+from ui.preferences import NAME_LENGTH, ROSTER_SIZE, load_preferences, save_preferences
+from companion.rules import PLAYER_COLORS
 from vision.config import Calibration, CalibrationError, load_calibration
 from vision.pipeline import Pipeline
 
@@ -137,3 +140,39 @@ TARGETS = {"sticker": sticker, "event": event, "journal": journal,
            "journal_lines": journal_lines, "box": box, "calibration": calibration,
            "image": image, "score_command": score_command, "journal_open": journal_open,
            "box_file": box_file, "calibration_file": calibration_file}
+
+
+_FRAMES = [np.zeros((120, 160, 3), np.uint8),
+           np.random.default_rng(0).integers(0, 256, (120, 160, 3), dtype=np.uint8)]
+
+
+def calibration_in_use(raw: bytes) -> None:
+    """A calibration file is refused whole, or is safe for the camera: the live pipeline and
+    a still read take frames of its size under it (a file that loaded once killed the camera
+    thread on its first frame)."""
+    path = _FOLDER / "calibration-in-use.json"
+    path.write_bytes(raw)
+    try:
+        calibration = load_calibration(path)
+    except CalibrationError:
+        return
+    pipeline = Pipeline(calibration)
+    for frame in _FRAMES:
+        pipeline.process(frame)
+        pipeline.read_still(frame)
+
+
+def preferences_file(raw: bytes) -> None:
+    """Any preferences file starts the app: what is usable is kept, the rest is its default,
+    and what is kept saves and loads again as it is."""
+    path = _FOLDER / "preferences.json"
+    path.write_bytes(raw)
+    preferences = load_preferences(path)
+    assert preferences.language in LANGUAGES
+    assert isinstance(preferences.auto_confirm, bool)
+    assert len(preferences.roster) <= ROSTER_SIZE
+    for regular in preferences.roster:
+        assert isinstance(regular.name, str) and 0 < len(regular.name) <= NAME_LENGTH
+        assert regular.color in PLAYER_COLORS
+    save_preferences(preferences, path)
+    assert load_preferences(path) == preferences

@@ -17,6 +17,7 @@ import pytest
 from companion.backup import FOLDER, BackupError, back_up, stick_ready
 from companion.journal import write_journal
 from companion.library import Library
+from companion.rules import Inventory
 from companion.simulate import simulate
 
 
@@ -97,3 +98,31 @@ def test_a_full_stick_stops_the_copy_and_loses_nothing(tmp_path, mounted):
     assert digests(library.games) == before  # the companion's records untouched
     folders = [p.name for p in (stick / FOLDER).iterdir()]
     assert folders and all(name.endswith(".incomplete") for name in folders)
+
+
+def test_games_without_scores_are_copied_without_a_play_and_unreadable_ones_named(tmp_path):
+    """An ordinary case once crashed the app: a finished game whose tiles were never entered.
+    Now what can be copied is, and what was left out is said; a second copy works too."""
+    library = Library(tmp_path / "home")
+    game = simulate(6, 3, hide_rate=1.0)  # every tile taken face down, as at a real table
+    unscored = [e for e in game.events if not isinstance(e, Inventory)]
+    write_journal(library.games / "20261101-200000.jsonl", game.setup, unscored)
+    write_journal(library.games / "20261102-200000.jsonl", game.setup, game.events)
+    (library.games / "20261103-200000.jsonl").symlink_to(tmp_path / "gone.jsonl")
+    os.mkfifo(library.games / "20261104-200000.jsonl")
+    record = next(r for r in library.records() if r.path.name == "20261101-200000.jsonl")
+    assert record.ended and record.tiles_missing
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    for minute in (1, 2):
+        backup = back_up(library, stick, now=datetime(2026, 11, 24, 9, minute, 0))
+        assert backup.games == 2 and backup.files == 3
+        assert sorted(p.name for p in backup.folder.iterdir()) == [
+            "20261101-200000.jsonl", "20261102-200000.bgstats.json", "20261102-200000.jsonl"]
+        left = {item.name: item for item in backup.left_out}
+        assert set(left) == {"20261101-200000.jsonl", "20261103-200000.jsonl",
+                             "20261104-200000.jsonl"}
+        assert not left["20261101-200000.jsonl"].journal
+        assert left["20261103-200000.jsonl"].journal and left["20261104-200000.jsonl"].journal
+        assert "not a regular file" in left["20261104-200000.jsonl"].reason
+    assert not any(p.name.endswith(".incomplete") for p in (stick / FOLDER).iterdir())

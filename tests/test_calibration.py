@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import cv2
@@ -140,3 +141,49 @@ def test_the_calibration_file_round_trips_and_bad_files_are_named(tmp_path):
     with pytest.raises(CalibrationError, match="not valid JSON"):
         load_calibration(path)
     assert Calibration().cards is None  # no deck until it is taught
+
+
+def _damaged(good: dict, change) -> dict:  # type: ignore[no-untyped-def]
+    data = json.loads(json.dumps(good))
+    change(data)
+    return data
+
+
+HOSTILE = {
+    "an all-zero homography": ("table", lambda d: d["table"].update(
+        image_to_table=[[0, 0, 0], [0, 0, 0], [0, 0, 0]])),
+    "a homography that cannot be inverted": ("table", lambda d: d["table"].update(
+        image_to_table=[[1, 2, 3], [2, 4, 6], [0, 0, 1]])),
+    "a horizon across the frame": ("table", lambda d: d["table"].update(
+        image_to_table=[[1, 0, 0], [0, 1, 0], [-0.01, 0, 1]])),
+    "a frame of no pixels": ("table", lambda d: d["table"].update(image_size=[0, 720])),
+    "a table wider than any room": ("layout", lambda d: d["layout"].update(width=1e308)),
+    "a table of no height": ("layout", lambda d: d["layout"].update(height=0)),
+    "an empty zone": ("layout", lambda d: d["layout"]["zones"].update(discard=[])),
+    "a zone of one point": ("layout", lambda d: d["layout"]["zones"].update(
+        discard=[[5, 5], [5, 5], [5, 5]])),
+    "an endless zone": ("layout", lambda d: d["layout"]["zones"].update(
+        discard=[[0, 0], [1e308, 0], [1e308, 1e308]])),
+    "a marker twice": ("layout", lambda d: d["layout"]["markers"].append(
+        d["layout"]["markers"][0])),
+    "a corner marker missing": ("layout", lambda d: d["layout"].update(
+        markers=d["layout"]["markers"][1:])),
+    "a marker of no size": ("layout", lambda d: d["layout"]["markers"][0].update(size=0)),
+    "a marker that is true": ("layout", lambda d: d["layout"]["markers"][1].update(id=True)),
+    "a hue off the circle": ("colors", lambda d: d.update(colors={"B": 500, "G": 60,
+                                                                   "O": 15})),
+}
+
+
+@pytest.mark.parametrize("what", sorted(HOSTILE))
+def test_a_calibration_no_table_has_is_refused_when_loaded_naming_its_part(tmp_path, what):
+    """Each of these loaded without error once, and killed the camera thread on its first
+    frame: checked whole at load, the file is refused and play goes on by touch."""
+    scene, frame = table_frame(4)
+    path = tmp_path / "cal.json"
+    save_calibration(calibrate_table(frame.image, scene.layout).calibration, path)
+    good = json.loads(path.read_text())
+    part, change = HOSTILE[what]
+    path.write_text(json.dumps(_damaged(good, change)))
+    with pytest.raises(CalibrationError, match=f"{path}: its {part} part is unusable"):
+        load_calibration(path)

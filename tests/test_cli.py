@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
-from companion.journal import read_journal
+from companion.journal import JOURNAL_LIMIT, read_journal
 from companion.scoring import score
 from companion.simulate import simulate
 
@@ -242,3 +245,76 @@ def test_a_full_disk_as_standard_output_is_said_plainly(journal, command):
                              stdout=full, stderr=subprocess.PIPE, text=True)
     assert run.returncode == 2, run.stderr
     assert run.stderr == "companion: the output cannot be written (No space left on device)\n"
+
+
+@pytest.fixture
+def special_files(tmp_path):
+    """What no record, profile or calibration is: a pipe with no writer (opening it the plain
+    way waits for ever), an endless device, a folder, a link that leads nowhere."""
+    pipe = tmp_path / "pipe.jsonl"
+    os.mkfifo(pipe)
+    dangling = tmp_path / "gone.jsonl"
+    dangling.symlink_to(tmp_path / "nowhere.jsonl")
+    return {pipe: "not a regular file", Path("/dev/zero"): "not a regular file",
+            tmp_path: "a folder, not a file", dangling: "No such file or directory"}
+
+
+@pytest.mark.parametrize("command", [("score",), ("box",), ("simulate", "--seed", "1",
+                                                            "--players", "2", "--box")])
+def test_a_pipe_a_device_a_folder_or_a_dangling_link_is_refused_by_name(special_files, command):
+    for path, reason in special_files.items():
+        result = subprocess.run([sys.executable, "-m", "companion.cli", *command, str(path)],
+                                capture_output=True, text=True, timeout=60)
+        assert result.returncode == 2, (path, result.stderr)
+        assert str(path) in result.stderr and reason in result.stderr
+        assert "Traceback" not in result.stderr and result.stdout == ""
+
+
+def test_a_record_larger_than_any_game_is_refused_unread(tmp_path):
+    huge = tmp_path / "huge.jsonl"
+    with open(huge, "wb") as out:  # sparse: the size is claimed, the disk holds nothing
+        out.truncate(JOURNAL_LIMIT + 1)
+    result = companion("score", huge)
+    assert result.returncode == 2 and "larger than 64 MB" in result.stderr
+
+
+def test_simulate_never_overwrites_a_record_unasked_and_says_why_it_cannot_write(tmp_path,
+                                                                                journal):
+    kept = journal.read_bytes()
+    refusals = {journal: "exists; give --force to replace it",
+                tmp_path: "is a folder",
+                tmp_path / "no folder" / "game.jsonl": "cannot be written (No such file",
+                Path("/dev/full"): "is not a regular file",
+                Path("/proc/version"): "exists"}
+    for path, reason in refusals.items():
+        result = companion("simulate", "--seed", 2, "--players", 3, "--out", path)
+        assert result.returncode == 2 and reason in result.stderr, (path, result.stderr)
+        assert str(path) in result.stderr and "Traceback" not in result.stderr
+    assert journal.read_bytes() == kept
+    unwritable = companion("simulate", "--seed", 2, "--players", 3, "--out", "/proc/version",
+                           "--force")
+    assert unwritable.returncode == 2 and "cannot be written" in unwritable.stderr
+    companion("simulate", "--seed", 2, "--players", 3, "--out", journal, "--force", check=True)
+    assert journal.read_bytes() != kept and read_journal(journal).game.state.ended
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.jsonl"]  # no temporaries
+
+
+def test_names_and_file_names_reach_the_terminal_escaped(tmp_path):
+    game = simulate(4, 2)
+    first = game.setup.players[0]
+    sly = "Ann\x1b[2J\nline 1: fake\u202e"
+    seats = (replace(first, name=sly),) + game.setup.players[1:]
+    setup = replace(game.setup, players=seats,
+                    first=sly if game.setup.first == first.name else game.setup.first)
+    path = tmp_path / "game.jsonl"
+    path.write_text(json.dumps(setup.to_json()) + "\n")
+    result = companion("score", path, check=True)
+    assert "\x1b" not in result.stdout and "\u202e" not in result.stdout
+    assert "Ann\\x1b[2J\\x0aline 1: fake\\u202e" in result.stdout
+    assert len(result.stdout.splitlines()) == 5  # header, two players, blank, status
+
+    missing = tmp_path / "a\x1b[31m\nline 9: fake.jsonl"
+    result = companion("score", missing)
+    assert result.returncode == 2 and len(result.stderr.splitlines()) == 1
+    assert "\x1b" not in result.stderr
+    assert "a\\x1b[31m\\x0aline 9: fake.jsonl: No such file" in result.stderr

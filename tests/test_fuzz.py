@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.box import SHIPPED_PROFILE
+from vision.layout import default_layout
 from tests import fuzz_targets as fuzz
 from tests.conftest import setup_json
 
@@ -154,6 +155,86 @@ def test_box_profile_files_of_any_structure_and_bytes(raw):
                  LINE_TEXT | DEEP | HUGE) | LINE_BYTES)
 def test_calibration_files_of_any_structure_and_bytes(raw):
     fuzz.calibration_file(raw)
+
+
+# -- the calibration and the preferences, structurally: every part in a shape of its own -----
+
+NUMBER = st.floats(allow_nan=False, allow_infinity=False) | st.integers(-10**6, 10**6) | \
+    st.sampled_from([0, -1, 1e-300, 1e308, -1e308, 0.5, 160, 120, 1e6])
+POINT = st.lists(NUMBER, min_size=0, max_size=3)
+POLYGON = st.lists(POINT, max_size=6) | st.sampled_from(
+    [[[0, 0], [100, 0], [100, 100]], [[5, 5], [5, 5], [5, 5]], []])
+MARKER = st.fixed_dictionaries({"id": st.integers(-2, 60) | st.booleans(), "center": POINT,
+                                "size": NUMBER})
+LAYOUT_MINIMAL = {"width": 200, "height": 200, "zones": {}, "markers": [
+    {"id": i, "center": [50 + 100 * (i % 2), 50 + 100 * (i // 2)], "size": 20}
+    for i in range(4)]}
+"""Four corner markers and nothing else: a layout a file may hold."""
+MATRIX = st.lists(st.lists(NUMBER, min_size=3, max_size=3), min_size=3, max_size=3) | \
+    st.sampled_from([[[1, 0, 0], [0, 1, 0], [0, 0, 1]], [[0, 0, 0], [0, 0, 0], [0, 0, 0]],
+                     [[1, 0, 0], [0, 1, 0], [-0.01, 0, 1]], [[1e-9, 0, 0], [0, 1e-9, 0],
+                                                              [0, 0, 1]]])
+TABLE = st.fixed_dictionaries({"image_to_table": MATRIX,
+                               "image_size": st.sampled_from([[160, 120], [0, 120], [160, -1]])
+                               | st.lists(NUMBER, max_size=3)})
+BASE_CALIBRATION = {"version": 1, "layout": default_layout().to_json(),
+                    "table": {"image_to_table": [[7.5, 0, 0], [0, 5.625, 0], [0, 0, 1]],
+                              "image_size": [160, 120]},
+                    "colors": {"B": 105, "G": 60, "O": 12}}
+"""A calibration that loads: the 160x120 frame spread over the whole default table."""
+
+
+def _changed(path: tuple, value) -> dict:  # type: ignore[no-untyped-def]
+    """The base calibration with the part at ``path`` (keys and indices) replaced."""
+    data = json.loads(json.dumps(BASE_CALIBRATION))
+    *parents, last = path
+    node = data
+    for key in parents:
+        node = node[key]
+    node[last] = value
+    return data
+
+
+ZONE = st.sampled_from(sorted(BASE_CALIBRATION["layout"]["zones"]))
+CALIBRATION = st.one_of(
+    st.builds(lambda k, v: _changed(("layout", k), v), st.sampled_from(["width", "height"]),
+              NUMBER),
+    st.builds(lambda z, v: _changed(("layout", "zones", z), v), ZONE, POLYGON),
+    st.builds(lambda z, i, v: _changed(("layout", "zones", z, i % 4), v), ZONE,
+              st.integers(0, 3), POINT),
+    st.builds(lambda i, k, v: _changed(("layout", "markers", i, k), v), st.integers(0, 7),
+              st.sampled_from(["id", "center", "size"]), NUMBER | POINT | st.booleans()),
+    st.builds(lambda v: _changed(("layout", "markers"), v), st.lists(MARKER, max_size=9)),
+    st.builds(lambda v: _changed(("table", "image_to_table"), v), MATRIX),
+    st.builds(lambda r, c, v: _changed(("table", "image_to_table", r, c), v),
+              st.integers(0, 2), st.integers(0, 2), NUMBER),
+    st.builds(lambda v: _changed(("table", "image_size"), v),
+              st.lists(NUMBER, max_size=3) | st.sampled_from([[0, 120], [160, -1]])),
+    st.builds(lambda k, v: _changed(("colors", k), v), st.sampled_from(["B", "G", "O"]),
+              NUMBER),
+    st.just(BASE_CALIBRATION), st.just(_changed(("layout",), LAYOUT_MINIMAL)))
+
+
+@FUZZ
+@given(CALIBRATION)
+def test_a_calibration_that_loads_is_safe_for_the_camera(data):
+    fuzz.calibration_in_use(json.dumps(data).encode())
+
+
+REGULAR = st.fixed_dictionaries({}, optional={"name": VALUES | st.text(max_size=30),
+                                              "color": VALUES | st.sampled_from(
+                                                  ["red", "blue", "green", "yellow", "black"])})
+PREFERENCES = st.fixed_dictionaries(
+    {"version": st.sampled_from([1, 1.0, True, 2, None, "1"])},
+    optional={"language": VALUES | st.sampled_from(["en", "de", "it", "fr", ["en"]]),
+              "auto_confirm": VALUES, "roster": st.lists(REGULAR | VALUES, max_size=14) | VALUES})
+
+
+@FUZZ
+@given(PREFERENCES.map(lambda data: as_json_text(data, False).encode("utf-8", "surrogatepass"))
+       | LINE_BYTES | DEEP.map(str.encode))
+def test_any_preferences_file_starts_the_app_with_what_is_usable(raw):
+    fuzz.preferences_file(raw)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -3,7 +3,10 @@ survived: the camera unplugged and back, a full disk, a read-only disk."""
 
 from __future__ import annotations
 
+import dataclasses
 import errno
+import logging
+import math
 import os
 import re
 import shutil
@@ -19,9 +22,10 @@ import pytest
 from companion.library import Library
 from companion.rules import Jump, TopUp, parse_event
 from tests.conftest import setup_json
-from ui.camera import CameraWorker
+from ui.camera import CameraWorker, TableEyes
 from ui.session import Session
 from ui.system import notify
+from vision.config import Calibration
 from vision.sources import SourceError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -150,6 +154,63 @@ def test_a_camera_unplugged_shows_a_banner_and_is_back_within_two_seconds():
         back = wait_for(lambda: worker.frames > frames and worker.latest.status == "ready", 5)
         assert back < 2.0
         assert worker.alive
+    finally:
+        worker.stop()
+
+
+def hostile_calibrations() -> dict[str, Calibration]:
+    """Calibrations that no file check lets through any more, made in memory: what would
+    meet the camera thread if a check were ever missed."""
+    def zero_homography(c: Calibration) -> None:
+        c.image_to_table, c.image_size = np.zeros((3, 3)), (160, 120)
+
+    def endless_width(c: Calibration) -> None:
+        c.layout = dataclasses.replace(c.layout, width=math.inf)
+        c.image_to_table, c.image_size = np.eye(3), (160, 120)
+
+    def empty_discard(c: Calibration) -> None:
+        c.layout = dataclasses.replace(c.layout, zones={**c.layout.zones, "discard": ()})
+        c.image_to_table, c.image_size = np.eye(3), (160, 120)
+
+    made = {}
+    for name, damage in (("zero homography", zero_homography),
+                         ("endless width", endless_width), ("empty discard", empty_discard)):
+        calibration = Calibration()
+        damage(calibration)
+        made[name] = calibration
+    return made
+
+
+@pytest.mark.parametrize("name", ["zero homography", "endless width", "empty discard"])
+def test_a_calibration_vision_fails_on_never_ends_the_camera_thread(name, caplog):
+    """The real pipeline on a calibration no check foresaw: a frame it fails on is logged,
+    the next one is looked at, and the thread lives, so the app keeps feeding systemd's
+    watchdog."""
+    worker = CameraWorker(Socket().open, hostile_calibrations()[name], fps=60)
+    with caplog.at_level(logging.ERROR, logger="ui.camera"):
+        worker.start()
+        try:
+            wait_for(lambda: worker.frames >= 30, 10)
+            assert worker.alive and worker.latest.frame is not None
+        finally:
+            worker.stop()
+    faults = [r for r in caplog.records if "could not be looked at" in r.getMessage()]
+    assert len(faults) <= 1  # said once, not at every frame
+    if name != "endless width":  # the two that failed on the first frame before
+        assert faults and faults[0].exc_info is not None
+
+
+def test_a_frame_vision_fails_on_is_reported_and_the_next_looked_at(monkeypatch):
+    def broken(_self, _frame, _tray):  # type: ignore[no-untyped-def]
+        raise np.linalg.LinAlgError("Singular matrix")
+
+    monkeypatch.setattr(TableEyes, "see", broken)
+    worker = CameraWorker(Socket().open, fps=60)
+    worker.start()
+    try:
+        wait_for(lambda: worker.frames >= 20, 10)
+        assert worker.alive and worker.latest.status == "fault"
+        assert worker.latest.detail == "LinAlgError: Singular matrix"
     finally:
         worker.stop()
 

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import errno
 import json
+import logging
+import os
 from collections import Counter
+from pathlib import Path
 
-from companion.library import Library, bg_stats_play
+from companion.library import Library, bg_stats_play, default_home
 from companion.observations import Observation
 from companion.rules import End, Fly, Jump, TopUp, parse_event
 from companion.scoring import score
 from companion.simulate import simulate
 from tests.conftest import setup_json
 from ui.demo import DemoTable, play_demo
+from ui.preferences import Regular, load_preferences
 from ui.session import Session
 
 
@@ -146,3 +151,64 @@ def test_the_demo_plays_a_whole_game_through_the_pipeline_to_the_engines_scores(
     assert session.state.ended
     counts = Counter(demo.counts)
     assert counts["camera"] >= 0.4 * len(demo.script)  # most card and tile events by camera
+
+
+def test_a_dangling_link_a_pipe_and_a_folder_among_the_games_are_listed_with_a_problem(tmp_path):
+    library = Library(tmp_path)
+    session = started(tmp_path)
+    session.play(Jump("Freezer"))
+    session.close()
+    (library.games / "20260101-100000.jsonl").symlink_to(tmp_path / "gone.jsonl")
+    (library.games / "link to nowhere.jsonl").symlink_to(tmp_path / "gone too.jsonl")
+    os.mkfifo(library.games / "20260102-100000.jsonl")  # would hang a plain read for ever
+    (library.games / "20260103-100000.jsonl").mkdir()
+    records = library.records()
+    assert len(records) == 5
+    problems = {r.path.name: r.problem for r in records if r.problem is not None}
+    assert set(problems) == {"20260101-100000.jsonl", "link to nowhere.jsonl",
+                             "20260102-100000.jsonl", "20260103-100000.jsonl"}
+    assert "not a regular file" in problems["20260102-100000.jsonl"]
+    assert "folder" in problems["20260103-100000.jsonl"]
+    again = Session(library)
+    assert again.resume() and again.state.players[0].at == 0  # the good game resumes
+
+
+def test_the_home_is_the_whole_path_given(monkeypatch, tmp_path):
+    monkeypatch.setenv("COMPANION_HOME", str(tmp_path / "x:y"))
+    assert default_home() == tmp_path / "x:y"
+    monkeypatch.delenv("COMPANION_HOME")
+    monkeypatch.setenv("STATE_DIRECTORY", f"{tmp_path / 'state'}:{tmp_path / 'other'}")
+    assert default_home() == tmp_path / "state"  # systemd's list of directories
+
+
+def test_a_home_that_cannot_be_written_says_why_no_game_can_be_kept(tmp_path, monkeypatch):
+    def refused(*_args, **_kwargs):  # type: ignore[no-untyped-def]
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(Path, "mkdir", refused)
+    library = Library(tmp_path / "home")
+    assert library.problem is not None and "Read-only file system" in library.problem
+    assert library.records() == [] and library.in_progress() is None
+
+
+def test_a_preference_that_cannot_be_used_falls_back_to_its_default_and_keeps_the_rest(
+        tmp_path, caplog):
+    path = tmp_path / "preferences.json"
+    regular = {"name": "Anna", "color": "blue"}
+    for damaged in ({"language": ["en"]}, {"language": {"de": 1}}, {"language": 7},
+                    {"auto_confirm": "yes"}, {"roster": "Anna"},
+                    {"roster": [regular, {"name": ["x"], "color": "red"},
+                                {"name": "Bo", "color": ["red"]}, 5]}):
+        path.write_text(json.dumps({"version": 1, "language": "it", "auto_confirm": True,
+                                    "roster": [regular], **damaged}))
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="ui.preferences"):
+            preferences = load_preferences(path)
+        assert preferences.problem == ""
+        assert caplog.records, damaged
+        assert preferences.language == ("en" if "language" in damaged else "it")
+        assert preferences.auto_confirm is ("auto_confirm" not in damaged)
+        assert preferences.roster == (() if damaged.get("roster") == "Anna" else
+                                      (Regular("Anna", "blue"),))
+    for hostile in (tmp_path, Path("/dev/zero")):
+        assert load_preferences(hostile).problem  # said, and the defaults used

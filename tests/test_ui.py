@@ -11,12 +11,18 @@ import os
 import subprocess
 import sys
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
+import cv2
+import numpy as np
 import pytest
 
+from companion.journal import write_journal
+from companion.rules import Redo, Undo
 from companion.scoring import score
+from companion.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts" / "ui"
@@ -221,3 +227,96 @@ def test_a_plugged_in_stick_is_offered_and_takes_a_copy_of_every_record(tmp_path
     original = (tmp_path / "games" / journal).read_bytes()
     assert (tmp_path / "usb-stick" / next(p for p in copied if p.suffix == ".jsonl")) \
         .read_bytes() == original
+
+
+def test_a_copy_to_the_stick_with_a_game_without_scores_copies_what_it_can(tmp_path):
+    result = drive("usb_backup", "800x480", tmp_path, UI_UNSCORED="1")
+    assert problems_of(result) == {}
+    assert result["kind"] == "done" and result["second_kind"] == "done"
+    assert "2 games copied" in result["message"] and "no scores yet" in result["message"]
+    names = sorted(Path(name).name for name in result["copied"])
+    assert "20261101-200000.jsonl" in names and "20261101-200000.bgstats.json" not in names
+
+
+def test_a_record_with_an_endless_name_resumes_and_shows_it_shortened(tmp_path):
+    game = simulate(3, 2)
+    first = game.setup.players[0]
+    endless = "A" * 10_000
+    seats = (replace(first, name=endless),) + game.setup.players[1:]
+    setup = replace(game.setup, players=seats,
+                    first=endless if game.setup.first == first.name else game.setup.first)
+    (tmp_path / "games").mkdir()
+    record = tmp_path / "games" / "20261124-100000.jsonl"
+    write_journal(record, setup, game.events[:6])
+    kept = record.read_bytes()
+    result = drive("resume", "800x480", tmp_path)
+    assert result["resumed_screen"] == "play"
+    assert result["longest_word"] <= 40
+    assert record.read_bytes() == kept  # the record keeps the name whole
+
+
+def test_a_long_record_words_only_its_new_lines_on_a_tap(tmp_path):
+    game = simulate(3, 2)
+    (tmp_path / "games").mkdir()
+    record = tmp_path / "games" / "20261124-100000.jsonl"
+    events = list(game.events[:40]) + [Undo(), Redo()] * 10_000
+    write_journal(record, game.setup, events)
+    result = drive("long_game", "800x480", tmp_path)
+    assert result["resumed_screen"] == "play" and result["lines"] == 20_040
+    assert result["lines_after"] == 20_044 and result["log_top"].startswith("Redone: ")
+    assert result["same_log"] and result["worded"] == 0  # an undo or redo words no action
+
+
+def test_a_read_only_home_starts_the_app_and_says_why_nothing_is_kept(tmp_path):
+    if os.geteuid() != 0:
+        pytest.skip("mounting needs root")
+    home = tmp_path / "home"
+    home.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(home)],
+                      capture_output=True).returncode != 0:
+        pytest.skip("tmpfs cannot be mounted here")
+    try:
+        subprocess.run(["mount", "-o", "remount,ro", str(home)], check=True)
+        empty = drive("read_only_home", "800x480", home)
+        assert empty["screen"] == "home" and empty["kind"] == "refused"
+        assert "No game can be saved" in empty["message"] and empty["library_problem"]
+
+        subprocess.run(["mount", "-o", "remount,rw", str(home)], check=True)
+        (home / "games").mkdir()
+        game = simulate(3, 2)
+        write_journal(home / "games" / "20261124-100000.jsonl", game.setup, game.events[:6])
+        subprocess.run(["mount", "-o", "remount,ro", str(home)], check=True)
+        holding = drive("read_only_home", "800x480", home)
+        assert holding["screen"] == "home" and holding["kind"] == "refused"
+        assert "cannot be played on: the disk is read-only" in holding["message"]
+    finally:
+        subprocess.run(["umount", "-l", str(home)], capture_output=True)
+
+
+def test_the_photos_of_the_deck_can_be_seen_and_a_broken_one_removed(tmp_path):
+    album = tmp_path / "deck-photos"
+    album.mkdir()
+    cv2.imwrite(str(album / "B3-O1.png"), np.full((120, 90, 3), 200, np.uint8))
+    (album / "B3-O1.2.png").write_bytes(b"")  # a power cut while it was written
+    result = drive("teach_photos", "800x480", tmp_path)
+    assert result["rows"] == ["B3/O1, photo 1", "B3/O1, photo 2: cannot be read"]
+    assert result["rows_after"] == ["B3/O1, photo 1"]
+    assert result["album"] == ["B3-O1.png"]
+    assert "Removed B3/O1, photo 2" in result["message"]
+    assert problems_of(result) == {}
+
+
+def test_a_hostile_calibration_is_refused_on_screen_and_the_watchdog_fed_all_along(tmp_path):
+    tmp_path.joinpath("calibration.json").write_text(json.dumps(
+        {"version": 1, "layout": {"width": 1e308, "height": 675, "markers": [], "zones": {}},
+         "table": {"image_to_table": [[0, 0, 0], [0, 0, 0], [0, 0, 0]],
+                   "image_size": [1280, 720]}}))
+    result = drive("hostile_calibration", "800x480", tmp_path, UI_SOAK_SECONDS="10")
+    assert "layout part is unusable" in result["calibration_problem"]
+    assert "cannot be used" in result["advice"] and "calibrate again" in result["advice"]
+    assert result["camera_alive"] and result["frames"] > 20
+    assert "fault" in result["statuses"]  # vision failed on its frames, and went on
+    assert any("picture cannot be read" in words for words in result["camera_words"])
+    # the app's clock pings ten times a second; systemd gives up after 30 s without one
+    assert result["pings"] >= 5 * result["seconds"]
+    assert problems_of(result) == {}

@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
+import struct
 import subprocess
 import sys
+import zlib
+from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from companion.box import load_box
@@ -184,3 +189,99 @@ def test_scan_to_a_full_disk_says_so(images):
     assert run.returncode == 2
     assert run.stderr.endswith("companion: the output cannot be written (No space left on "
                                "device)\n") and "Traceback" not in run.stderr
+
+
+def _png_claiming(width: int, height: int) -> bytes:
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + b"IHDR" + header
+            + struct.pack(">I", zlib.crc32(b"IHDR" + header)))
+
+
+def _bmp_claiming(width: int, height: int) -> bytes:
+    info = struct.pack("<IiiHHIIiiII", 40, width, height, 1, 24, 0, 0, 2835, 2835, 0, 0)
+    return b"BM" + struct.pack("<IHHI", 14 + len(info), 0, 0, 14 + len(info)) + info
+
+
+@pytest.fixture
+def hostile_images(tmp_path):
+    """Files that claim to be photos: headers claiming more pixels than any camera makes, a
+    strip one pixel wide, a pipe with no writer, an endless device, an empty file."""
+    folder = tmp_path / "hostile"
+    folder.mkdir()
+    (folder / "huge.png").write_bytes(_png_claiming(100_000, 100_000))
+    (folder / "wide.bmp").write_bytes(_bmp_claiming(2 ** 31 - 1, 1))
+    cv2.imwrite(str(folder / "strip.png"), np.full((5000, 1, 3), 128, np.uint8))
+    os.mkfifo(folder / "pipe.png")
+    (folder / "empty.png").write_bytes(b"")
+    return [folder / name for name in ("huge.png", "wide.bmp", "pipe.png", "empty.png")] + [
+        Path("/dev/zero"), folder / "strip.png"]
+
+
+def test_every_command_that_reads_a_photo_refuses_what_no_camera_makes(hostile_images,
+                                                                          tmp_path):
+    cal = tmp_path / "cal.json"
+    for image in hostile_images:
+        for command in (["scan", image], ["calibrate", "table", image, "--out", cal]):
+            result = subprocess.run([sys.executable, "-m", "companion.cli", *map(str, command)],
+                                    capture_output=True, text=True, timeout=120)
+            assert "Traceback" not in result.stderr, (command, result.stderr[-2000:])
+            if image.name == "strip.png":  # an image, too small to read: said, not a failure
+                assert "too small" in result.stdout + result.stderr or \
+                    "markers" in result.stdout + result.stderr
+                continue
+            assert result.returncode == 2 and str(image) in result.stderr, (command,
+                                                                             result.stderr)
+        album = tmp_path / f"album-{image.name}"
+        album.mkdir()
+        (album / "B3-O1.png").symlink_to(image)
+        result = subprocess.run([sys.executable, "-m", "companion.cli", "calibrate", "cards",
+                                 str(album), "--out", str(cal)], capture_output=True,
+                                text=True, timeout=120)
+        assert result.returncode == 2 and "B3-O1.png" in result.stderr, result.stderr[-2000:]
+        assert "Traceback" not in result.stderr
+    assert not cal.exists()
+
+
+def test_a_calibration_given_as_a_pipe_or_device_is_refused_by_name(images, tmp_path):
+    folder, _ = images
+    pipe = tmp_path / "cal.json"
+    os.mkfifo(pipe)
+    for cal in (pipe, Path("/dev/zero")):
+        for command in (["scan", folder / "table.png", "--calibration", cal],
+                        ["calibrate", "table", folder / "table.png", "--out", cal],
+                        ["calibrate", "cards", folder, "--out", cal]):
+            result = subprocess.run([sys.executable, "-m", "companion.cli", *map(str, command)],
+                                    capture_output=True, text=True, timeout=120)
+            assert result.returncode == 2, (command, result.stderr)
+            assert f"{cal}: cannot read it: not a regular file" in result.stderr
+
+
+@pytest.mark.parametrize("size", ["nan", "0", "-1", "inf", "1e999", "twenty"])
+def test_a_sticker_size_no_sticker_has_is_refused_and_nothing_written(images, tmp_path, size):
+    folder, _ = images
+    cal = tmp_path / "cal.json"
+    result = companion("calibrate", "table", folder / "table.png", "--out", cal,
+                       "--sticker-mm", size)
+    assert result.returncode == 2 and "is no sticker size" in result.stderr
+    assert not cal.exists()
+    result = companion("print-stickers", tmp_path / "s.pdf", "--size-mm", size)
+    assert result.returncode == 2 and not (tmp_path / "s.pdf").exists()
+
+
+def test_calibrating_onto_a_file_with_an_impossible_layout_names_the_part(images, tmp_path):
+    folder, _ = images
+    cal = tmp_path / "cal.json"
+    companion("calibrate", "table", folder / "table.png", "--out", cal, check=True)
+    good = json.loads(cal.read_text())
+    broken = {"an endless zone": ("zones", "discard", [[0, 0], [1e308, 0], [1e308, 1e308]]),
+              "an empty zone": ("zones", "discard", []),
+              "a zone of no area": ("zones", "discard", [[5, 5], [5, 5], [5, 5]]),
+              "a marker far off": ("markers", 0, {"id": 0, "center": [1e300, 0], "size": 50})}
+    for what, (part, key, value) in broken.items():
+        data = json.loads(json.dumps(good))
+        data["layout"][part][key] = value
+        cal.write_text(json.dumps(data))
+        result = companion("calibrate", "table", folder / "table.png", "--out", cal)
+        assert result.returncode == 2, (what, result.stderr)
+        assert f"{cal}: its layout part is unusable" in result.stderr, (what, result.stderr)
+        assert json.loads(cal.read_text()) == data  # left as it was

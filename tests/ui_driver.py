@@ -64,6 +64,20 @@ if SCENARIO == "first_boot":  # a camera over a table never calibrated, markers 
     cv2.imwrite(str(HOME / "camera" / "table.png"),
                 render(_table, View.whole_table(_table.layout), seed=1).image)
     CAMERA = f"replay:{HOME / 'camera'}"
+if SCENARIO == "hostile_calibration":  # a camera over a table whose markers are covered
+    import socket  # noqa: E402
+
+    import cv2  # noqa: E402
+    import numpy as np  # noqa: E402
+    (HOME / "camera").mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(HOME / "camera" / "table.png"),
+                np.random.default_rng(1).integers(60, 90, (720, 1280, 3), dtype=np.uint8))
+    CAMERA = f"replay:{HOME / 'camera'}"
+    # systemd's notify socket, to count the watchdog's pings
+    WATCHDOG = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    WATCHDOG.bind(str(HOME / "notify"))
+    WATCHDOG.setblocking(False)
+    os.environ["NOTIFY_SOCKET"] = str(HOME / "notify")
 TEACH_CARD = "B3/O1"
 if SCENARIO == "teach":  # a card of the reference deck in the scan tray, seen by a camera
     import cv2  # noqa: E402
@@ -622,8 +636,14 @@ def scenario_first_boot():  # type: ignore[no-untyped-def]
 
 def scenario_usb_backup():  # type: ignore[no-untyped-def]
     """A finished game kept; a stick is plugged in: home offers to copy the records, a tap
-    copies them and says where they went."""
+    copies them and says where they went. With UI_UNSCORED, a finished game whose tiles were
+    never entered is kept too (an ordinary case that once crashed the copy)."""
     app.set_language(LANGUAGE)
+    if os.environ.get("UI_UNSCORED"):
+        from companion.journal import write_journal
+        hidden = simulate(6, 3, hide_rate=1.0)
+        write_journal(app.library.games / "20261101-200000.jsonl", hidden.setup,
+                      [e for e in hidden.events if not isinstance(e, Inventory)])
     game = simulate(5, 2)
     app.session.start(game.setup)
     for event in game.events:
@@ -648,12 +668,24 @@ def scenario_usb_backup():  # type: ignore[no-untyped-def]
     result["message"], result["kind"] = home.stick_words, home.stick_kind
     result["copied"] = sorted(str(p.relative_to(STICK)) for p in STICK.rglob("*")
                               if p.is_file())
+    tap(home.ids.back_up)  # a second copy works as the first did
+    yield from settle()
+    result["second_kind"] = home.stick_kind
     result["journals"] = sorted(p.name for p in (app.data_home / "games").glob("*.jsonl"))
+
+
+def longest_word_shown() -> int:
+    """The longest run of letters without a space in any label on the window."""
+    from kivy.uix.label import Label
+    texts = [w.text for root in Window.children for w in root.walk(restrict=True)
+             if isinstance(w, Label)]
+    return max((len(word) for text in texts for word in text.split()), default=0)
 
 
 def scenario_resume():  # type: ignore[no-untyped-def]
     state = app.session.state
     result["resumed_screen"] = app.manager.current
+    result["longest_word"] = longest_word_shown()
     result["resumed"] = None if state is None else {
         "current": state.current_name, "action": state.action, "turn": state.turn,
         "redo": app.session.can_redo}
@@ -668,6 +700,103 @@ def scenario_resume():  # type: ignore[no-untyped-def]
         result["played"] = {"current": state.current_name, "action": state.action,
                             "turn": state.turn, "redo": app.session.can_redo}
     yield
+
+
+def scenario_long_game():  # type: ignore[no-untyped-def]
+    """A record of many thousands of lines resumed: each tap words the one new line, not the
+    whole record again."""
+    result["resumed_screen"] = app.manager.current
+    result["lines"] = len(app.session.journal.game.log)
+    yield from settle()
+    play = screen("play")
+    log = app._log
+    worded = 0
+    import ui.words
+    sentence = ui.words.event_sentence
+
+    def counted(*args):  # type: ignore[no-untyped-def]
+        nonlocal worded
+        worded += 1
+        return sentence(*args)
+    ui.words.event_sentence = counted
+    for button in ("undo", "redo", "undo", "redo"):
+        tap(play.ids[button])
+        yield from settle()
+    ui.words.event_sentence = sentence
+    result["same_log"] = app._log is log
+    result["worded"] = worded
+    result["lines_after"] = len(app.session.journal.game.log)
+    result["log_top"] = app.log_lines()[-1].text
+    shot("long-game")
+
+
+def scenario_read_only_home():  # type: ignore[no-untyped-def]
+    """The companion's home on a disk that cannot be written: the app starts, and says why no
+    game is kept or resumed."""
+    yield from settle()
+    result["screen"] = app.manager.current
+    result["message"], result["kind"] = app.message, app.message_kind
+    result["library_problem"] = app.library.problem
+    shot("read-only-home")
+
+
+def scenario_hostile_calibration():  # type: ignore[no-untyped-def]
+    """A calibration file that once killed the camera thread on its first frame: refused at
+    start and said on the calibration screen; and a calibration no check foresaw, given to
+    the camera in memory, costs frames, not the thread: the watchdog is fed all along."""
+    import numpy as np
+
+    from ui.camera import CameraWorker, source_opener
+    from vision.config import Calibration
+    result["calibration_problem"] = app.calibration_problem
+    app.show("calibration")
+    yield from settle()
+    result["advice"] = screen("calibration").advice
+    shot("calibration-refused")
+    hostile = Calibration()
+    hostile.image_to_table, hostile.image_size = np.zeros((3, 3)), (1280, 720)
+    app.camera.stop()
+    app.camera = CameraWorker(source_opener(CAMERA), hostile)
+    app.camera.start()
+    seconds = float(os.environ.get("UI_SOAK_SECONDS", "10"))
+    start, frames = time.monotonic(), app.camera.frames
+    pings, statuses, words = 0, set(), set()
+    while time.monotonic() - start < seconds:
+        statuses.add(app.camera.latest.status)
+        words.add(app.camera_status)
+        try:
+            while WATCHDOG.recv(64) == b"WATCHDOG=1":
+                pings += 1
+        except BlockingIOError:
+            pass
+        yield
+    result["seconds"], result["pings"] = time.monotonic() - start, pings
+    result["frames"] = app.camera.frames - frames
+    result["camera_alive"] = app.camera.alive
+    result["statuses"] = sorted(statuses)
+    result["camera_words"] = sorted(words)
+
+
+def scenario_teach_photos():  # type: ignore[no-untyped-def]
+    """The album holds a photo a power cut left empty: the photos dialog names it as one that
+    cannot be read, and a tap removes it."""
+    app.set_language(LANGUAGE)
+    app.show("teach")
+    yield from settle()
+    teach = screen("teach")
+    tap(teach.ids.photos)
+    yield from settle()
+
+    def rows():  # type: ignore[no-untyped-def]
+        return [w for w in modal().walk(restrict=True) if type(w).__name__ == "PhotoRow"]
+    result["rows"] = [row.text for row in rows()]
+    shot("teach-photos")
+    tap(next(row for row in rows() if row.text == result["rows"][-1]).ids["remove"])
+    yield from settle()
+    result["rows_after"] = [row.text for row in rows()]
+    result["album"] = sorted(p.name for p in (app.data_home / "deck-photos").iterdir())
+    result["message"] = teach.message
+    yield from close_modal()
 
 
 def scenario_demo():  # type: ignore[no-untyped-def]
@@ -798,7 +927,10 @@ SCENARIOS = {"teach": scenario_teach, "screens": scenario_screens, "legal": scen
              "touch_game": scenario_touch_game, "resume": scenario_resume,
              "demo": scenario_demo, "first_frame": scenario_first_frame,
              "keyboard": scenario_keyboard, "first_boot": scenario_first_boot,
-             "usb_backup": scenario_usb_backup}
+             "usb_backup": scenario_usb_backup, "long_game": scenario_long_game,
+             "read_only_home": scenario_read_only_home,
+             "teach_photos": scenario_teach_photos,
+             "hostile_calibration": scenario_hostile_calibration}
 
 
 def drive(steps):  # type: ignore[no-untyped-def]

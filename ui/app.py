@@ -46,7 +46,7 @@ from ui.screens.play import PlayScreen
 from ui.screens.settings import SettingsScreen
 from ui.session import Session
 from ui.system import notify
-from ui.words import error_text, log_lines
+from ui.words import GameLog, LogLine, disk_words, error_text
 from vision.config import Calibration, CalibrationError, load_calibration
 from synthetic.teaching import demo_calibration
 
@@ -116,14 +116,19 @@ class CompanionApp(App):
         self.demo: DemoTable | None = None
         self.camera: CameraWorker | None = None
         self.preferences = Preferences()
+        self.calibration_problem = ""
+        """Why the saved calibration file was not used, when it was not."""
         self._published: tuple[int, int] = (0, -1)
-        self._log_key: tuple[int, str, int] | None = None
-        self._log: list = []  # type: ignore[type-arg]
+        self._log_key: tuple[int, str] | None = None
+        self._log: GameLog | None = None
 
     # -- building ------------------------------------------------------------------------------
 
     def build(self) -> ScreenManager:
-        self.home.mkdir(parents=True, exist_ok=True)
+        try:
+            self.home.mkdir(parents=True, exist_ok=True)
+        except OSError as error:  # the library says so on the home screen; play goes on
+            log.warning("%s cannot be made: %s", self.home, error.strerror)
         self.preferences_path = self.home / "preferences.json"
         self.preferences = load_preferences(self.preferences_path)
         self.language = i18n.set_language(self.preferences.language)
@@ -147,7 +152,8 @@ class CompanionApp(App):
             try:
                 self.calibration = load_calibration(self.calibration_path)
             except CalibrationError as error:
-                log.warning("%s", error)  # shown on the calibration screen; play goes on
+                log.warning("%s", error)  # play goes on by touch
+                self.calibration_problem = str(error)  # the calibration screen says it
             if demo and self.calibration.cards is None:
                 self.calibration.cards = demo_calibration().cards  # the demo's deck is taught
         self.session = Session(self.library,
@@ -158,7 +164,7 @@ class CompanionApp(App):
         Window.bind(size=self._rescale, on_touch_down=self._touched)
         self._rescale(Window, Window.size)
         manager = ScreenManager(transition=NoTransition())
-        start = "home"
+        start, problem = "home", ""
         if demo:
             table = self.demo = DemoTable.simulated(self.demo_seed, self.demo_players)
             self.session.start(table.setup)
@@ -173,14 +179,28 @@ class CompanionApp(App):
             if self.session.resume():
                 start = "end" if self.session.state is not None and \
                     self.session.state.ended else "play"
+            elif self.session.error is not None:
+                problem = self._not_resumed(self.session.error)
             elif opener is not None and not self.calibration_path.exists():
                 self.first_boot = True  # not an empty table: what to do first
                 start = "calibration"
         self._publish()
         self.manager = manager
         self.show(start)
+        if self.library.problem is not None:
+            problem = _("No game can be saved: {reason}.").format(reason=self.library.problem)
+        if problem:
+            self.say(problem, "refused")
         Clock.schedule_interval(self._tick, 0.1)
         return manager
+
+    def _not_resumed(self, error: BaseException) -> str:
+        """Why the unfinished game was not opened on start, for the home screen."""
+        record = self.library.in_progress()
+        reason = disk_words(error) if isinstance(error, OSError) else str(error)
+        return _("The unfinished game ({players}) cannot be played on: {reason}. Its record "
+                 "is kept as it is.").format(
+            players=", ".join(record.players) if record else "?", reason=reason)
 
     def _rescale(self, _window: object, size: tuple[int, int]) -> None:
         self.scale = theme.scale_for(*size)
@@ -231,7 +251,9 @@ class CompanionApp(App):
         status = self.camera.latest.status
         return {"ready": "", "starting": _("Starting the camera…"),
                 "missing": _("No camera found: touch entry works; retrying."),
-                "lost": _("Camera lost: touch entry still works; retrying.")}.get(status, "")
+                "lost": _("Camera lost: touch entry still works; retrying."),
+                "fault": _("The camera's picture cannot be read: touch entry works. If this "
+                           "stays, calibrate again.")}.get(status, "")
 
     def _publish(self) -> None:
         """The session's game as the screens' properties: a new revision when the record gained
@@ -288,15 +310,18 @@ class CompanionApp(App):
     def say(self, text: str, kind: str = "info") -> None:
         self.message, self.message_kind = text, kind
 
-    def log_lines(self) -> list:  # type: ignore[type-arg]
-        """The record as sentences, worked out once per revision (and language)."""
+    def log_lines(self) -> list[LogLine]:
+        """The record as sentences: each line worded once, when it is added (again only when
+        another record is opened or the language changes)."""
         journal = self.session.journal
         if journal is None:
             return []
-        key = (self.revision, self.language, len(journal.game.log))
-        if self._log_key != key:
-            self._log_key, self._log = key, log_lines(journal.game.setup, journal.game.log)
-        return self._log
+        entries = journal.game.log
+        key = (id(journal), self.language)
+        if self._log is None or self._log_key != key or len(self._log) > len(entries):
+            self._log_key, self._log = key, GameLog(journal.game.setup)
+        self._log.extend(entries[len(self._log):])
+        return self._log.said
 
     def start_game(self, setup: Setup) -> bool:
         if not self.session.start(setup):

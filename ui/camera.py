@@ -8,6 +8,7 @@ never touches a widget (DESIGN.md §6), and a camera that fails is retried while
 from __future__ import annotations
 
 import logging
+import math
 import threading
 import time
 from collections.abc import Callable
@@ -24,6 +25,9 @@ from vision.sources import FrameSource, OpenCVSource, ReplaySource, SourceError,
 log = logging.getLogger(__name__)
 
 RETRY_SECONDS = 1.0
+FAULT_SHOWN = 5.0
+"""Seconds a frame vision failed on keeps the ``fault`` status, though frames between read:
+the players see one steady notice, not one that blinks at every other frame."""
 
 
 @dataclass(frozen=True)
@@ -35,7 +39,8 @@ class CameraResult:
     frame_number: int
     status: str
     """``ready``; ``starting``; ``missing`` (no camera could be opened: retrying); ``lost``
-    (frames stopped coming: retrying). The screen words it; touch entry works in every one."""
+    (frames stopped coming: retrying); ``fault`` (frames come, but vision failed on this one).
+    The screen words it; touch entry works in every one."""
     detail: str = ""
     """What the driver said, for the log."""
     tray_frame: np.ndarray | None = None
@@ -73,6 +78,8 @@ class CameraWorker:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.frames = 0
+        self._last_fault = ""
+        self._fault_at = -math.inf
 
     @property
     def latest(self) -> CameraResult:
@@ -96,13 +103,24 @@ class CameraWorker:
         if self._thread is not None:
             self._thread.join(timeout=5)
 
+    def _fault(self, error: Exception) -> str:
+        """A frame vision could not look at (a calibration no check foresaw, a bug): the
+        thread goes on with the next frame, play goes on by touch, the watchdog stays fed.
+        Logged with its traceback once, not fifteen times a second."""
+        detail = f"{type(error).__name__}: {error!s:.200}"
+        self._fault_at = time.monotonic()
+        if detail != self._last_fault:
+            self._last_fault = detail
+            log.exception("the camera's frame %d could not be looked at", self.frames)
+        return detail
+
     def _publish(self, result: CameraResult) -> None:
         with self._lock:
             self._latest = result
 
     def _run(self) -> None:
         source: FrameSource | None = None
-        eyes = TableEyes(self.calibration)
+        eyes: TableEyes | None = None
         period = 1.0 / self.fps
         while not self._stop.is_set():
             started = time.monotonic()
@@ -128,9 +146,15 @@ class CameraWorker:
                 self._publish(CameraResult(Observation(), None, self.frames, "lost"))
                 self._stop.wait(RETRY_SECONDS / 4)
                 continue
-            seen = eyes.see(frame, tray_frame)
             self.frames += 1
-            self._publish(CameraResult(seen, frame, self.frames, "ready",
+            try:
+                eyes = eyes or TableEyes(self.calibration)
+                seen, status, detail = eyes.see(frame, tray_frame), "ready", ""
+                if time.monotonic() - self._fault_at < FAULT_SHOWN:
+                    status, detail = "fault", self._last_fault
+            except Exception as error:  # a fault in vision must not end the loop: see _fault
+                seen, status, detail = Observation(), "fault", self._fault(error)
+            self._publish(CameraResult(seen, frame, self.frames, status, detail,
                                        tray_frame=tray_frame))
             if self.on_frame is not None:
                 self.on_frame(self.frames)

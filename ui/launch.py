@@ -6,6 +6,7 @@ touch provider on the kiosk), then the app runs.
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 from companion.library import default_home
@@ -19,7 +20,15 @@ def prepare_kivy(home: Path, size: tuple[int, int] | None = None,
     keep_heap_compact()
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_HOME", str(home / "kivy"))
-    Path(os.environ["KIVY_HOME"]).mkdir(parents=True, exist_ok=True)
+    kivy_home = Path(os.environ["KIVY_HOME"])
+    try:
+        kivy_home.mkdir(parents=True, exist_ok=True)
+        writable = os.access(kivy_home, os.W_OK)
+    except OSError:
+        writable = False
+    if not writable:  # a read-only home: Kivy's settings go to a temporary folder, the app
+        # starts, and its home screen says why no game can be saved
+        os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="companion-kivy-")
     os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
     os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")  # no probing for X clipboard tools
     from kivy.config import Config

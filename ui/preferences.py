@@ -13,8 +13,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from companion.files import read_regular, write_atomically
 from companion.jsontext import JSONTextError, parse_json
-from companion.library import write_atomically
 from companion.rules import PLAYER_COLORS
 from ui.i18n import LANGUAGES
 
@@ -24,6 +24,8 @@ ROSTER_SIZE = 12
 """How many regulars a table remembers (the most recent first)."""
 NAME_LENGTH = 16
 """The longest name the screens show whole."""
+PREFERENCES_LIMIT = 64 * 1024
+"""Twelve regulars and three settings take under 2 kB."""
 
 
 @dataclass(frozen=True)
@@ -54,20 +56,37 @@ class Preferences:
 
     @classmethod
     def from_json(cls, data: Any) -> Preferences:
+        """The preferences in ``data``; a value that is not usable falls back to its default,
+        with a warning in the log, and the others are kept."""
         if not isinstance(data, dict) or data.get("version") != 1:
             raise ValueError("not a version-1 preferences file")
         language = data.get("language", "en")
-        if language not in LANGUAGES:
+        if not isinstance(language, str) or language not in LANGUAGES:
+            log.warning("preferences: language %.40r is not one the screen speaks; English used",
+                        language)
             language = "en"
-        roster = []
-        for entry in data.get("roster", []) if isinstance(data.get("roster"), list) else []:
-            if not isinstance(entry, dict):
-                continue
-            name, color = entry.get("name"), entry.get("color")
-            if (isinstance(name, str) and name.strip() and len(name) <= NAME_LENGTH
-                    and color in PLAYER_COLORS and _is_text(name)):
-                roster.append(Regular(name, color))
-        return cls(language, tuple(roster[:ROSTER_SIZE]), data.get("auto_confirm") is True)
+        auto_confirm = data.get("auto_confirm", False)
+        if not isinstance(auto_confirm, bool):
+            log.warning("preferences: auto_confirm %.40r is not true or false; proposals wait "
+                        "for a tap", auto_confirm)
+            auto_confirm = False
+        entries = data.get("roster", [])
+        if not isinstance(entries, list):
+            log.warning("preferences: the regulars are not a list; none remembered")
+            entries = []
+        roster = [Regular(e["name"], e["color"]) for e in entries if _is_regular(e)]
+        if len(roster) < len(entries):
+            log.warning("preferences: %d of the regulars are not usable and left out",
+                        len(entries) - len(roster))
+        return cls(language, tuple(roster[:ROSTER_SIZE]), auto_confirm)
+
+
+def _is_regular(entry: Any) -> bool:
+    if not isinstance(entry, dict):
+        return False
+    name, color = entry.get("name"), entry.get("color")
+    return (isinstance(name, str) and bool(name.strip()) and len(name) <= NAME_LENGTH
+            and isinstance(color, str) and color in PLAYER_COLORS and _is_text(name))
 
 
 def _is_text(name: str) -> bool:
@@ -82,7 +101,7 @@ def load_preferences(path: Path) -> Preferences:
     if not path.exists():
         return Preferences()
     try:
-        return Preferences.from_json(parse_json(path.read_bytes()))
+        return Preferences.from_json(parse_json(read_regular(path, PREFERENCES_LIMIT)))
     except (OSError, JSONTextError, ValueError) as error:
         log.warning("preferences %s not used: %s", path, error)
         return Preferences(problem=str(error))

@@ -15,3 +15,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 # decoders rather than given gigabytes: 60 megapixels is more than any phone photo. Only
 # effective before OpenCV first decodes.
 os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", str(60_000_000))
+
+# A damaged file is said once, in the project's words ("cannot be opened as an image"), not
+# also in a decoder's warning on the terminal. Only effective before OpenCV is first imported.
+os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")

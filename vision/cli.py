@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
+from companion.cli import complain, printable
 from vision.config import Calibration, CalibrationError, load_calibration
 from vision.pipeline import Pipeline
 from vision.sources import SourceError, read_image
@@ -34,24 +34,24 @@ def _scan(args: argparse.Namespace) -> int:
         calibration = (load_calibration(args.calibration) if args.calibration
                        else Calibration())
     except CalibrationError as error:
-        print(error, file=sys.stderr)
+        complain(error)
         return EXIT_BAD_INPUT
     if calibration.cards_problem:
-        print(f"note: {calibration.cards_problem}", file=sys.stderr)
+        complain(f"note: {calibration.cards_problem}")
     pipeline = Pipeline(calibration)
     results = []
     for path in args.images:
         try:
             image = read_image(path)
         except SourceError as error:
-            print(error, file=sys.stderr)
+            complain(error)
             return EXIT_BAD_INPUT
         results.append((path, pipeline.read_still(image).to_json(raw=args.raw)))
     if args.json:
         print(json.dumps([data for _, data in results]))
         return EXIT_OK
     for path, data in results:
-        print(f"{path}:")
+        print(f"{printable(path)}:")
         for card in data["cards"]:
             print(f"  card {card['code']} (confidence {card['confidence']:.2f}) "
                   f"in {card['zone'] or 'no zone'}")

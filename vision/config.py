@@ -16,14 +16,16 @@ from typing import Any
 
 import numpy as np
 
+from companion.files import MEGABYTE, read_regular, write_atomically
 from companion.jsontext import JSONTextError, parse_json
-from companion.library import write_atomically
 from companion.rules import is_whole_number
 from vision.cards import CardModel
 from vision.layout import TableLayout, default_layout
 
 VERSION = 1
 COLOR_CODES = ("B", "G", "O")
+CALIBRATION_LIMIT = 16 * MEGABYTE
+"""A calibrated table with a taught deck takes under half a megabyte."""
 
 
 class CalibrationError(ValueError):
@@ -65,18 +67,17 @@ class Calibration:
             if "table" in data:
                 part = "table"
                 table = data["table"]
-                matrix = np.array(table["image_to_table"], dtype=np.float64)
-                if matrix.shape != (3, 3) or not np.isfinite(matrix).all():
-                    raise ValueError("image_to_table must be a 3x3 matrix of numbers")
-                size = table["image_size"]
-                calibration.image_to_table = matrix
-                calibration.image_size = (int(size[0]), int(size[1]))
+                size = _image_size(table["image_size"])
+                calibration.image_to_table = _image_to_table(table["image_to_table"], size)
+                calibration.image_size = size
                 calibration.sizing = list(table.get("sizing", []))
             if "colors" in data:
                 part = "colors"
                 colors = {str(k): float(v) for k, v in data["colors"].items()}
                 if set(colors) != set(COLOR_CODES):
                     raise ValueError(f"needs a hue for each of {', '.join(COLOR_CODES)}")
+                if not all(0 <= hue <= 180 for hue in colors.values()):
+                    raise ValueError("a hue is an OpenCV hue, from 0 to 180")
                 calibration.colors = colors
         except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError,
                 RecursionError) as error:
@@ -91,10 +92,41 @@ class Calibration:
         return calibration
 
 
+LARGEST_IMAGE = 20_000
+"""Pixels along a side: no camera this table could hold makes a larger frame."""
+
+
+def _image_size(raw: Any) -> tuple[int, int]:
+    width, height = raw
+    if not all(is_whole_number(v) and 0 < v <= LARGEST_IMAGE for v in (width, height)):
+        raise ValueError(f"image_size must be a camera frame's width and height, not {raw!r:.40}")
+    return int(width), int(height)
+
+
+def _image_to_table(raw: Any, size: tuple[int, int]) -> np.ndarray:
+    """The homography, if it maps the whole frame onto the table plane: every corner of the
+    frame in front of the camera (one sign of w, well away from 0), and the matrix invertible,
+    as the camera's view of the tray needs the way back."""
+    matrix = np.array(raw, dtype=np.float64)
+    if matrix.shape != (3, 3) or not np.isfinite(matrix).all():
+        raise ValueError("image_to_table must be a 3x3 matrix of numbers")
+    width, height = size
+    corners = np.array([[0, 0, 1], [width, 0, 1], [width, height, 1], [0, height, 1]], float)
+    with np.errstate(over="ignore", invalid="ignore"):
+        w = corners @ matrix[2]
+        scale = np.abs(matrix).max()
+    if not np.isfinite(w).all() or not (np.all(w > 0) or np.all(w < 0)) \
+            or np.abs(w).min() < 1e-9 * scale:
+        raise ValueError("image_to_table does not map the camera's frame onto the table")
+    if not np.isfinite(np.linalg.cond(matrix)) or np.linalg.cond(matrix) > 1e12:
+        raise ValueError("image_to_table cannot be inverted")
+    return matrix
+
+
 def load_calibration(path: str | Path) -> Calibration:
     source = Path(path)
     try:
-        data = parse_json(source.read_bytes())
+        data = parse_json(read_regular(source, CALIBRATION_LIMIT))
     except OSError as error:
         raise CalibrationError(f"{source}: cannot read it: {error.strerror}") from None
     except JSONTextError as error:

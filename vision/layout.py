@@ -75,13 +75,61 @@ class TableLayout:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> TableLayout:
-        def polygons(raw: dict[str, Any]) -> dict[str, Polygon]:
-            return {str(name): tuple((float(x), float(y)) for x, y in poly)
+        """The layout in ``data``, checked whole: ``ValueError`` says what no table has (a
+        side of no length, a zone of no area, a marker twice), so that nothing downstream
+        meets an infinite width or an empty zone on a camera frame."""
+        width, height = _length(data["width"], "width"), _length(data["height"], "height")
+        reach = 2 * max(width, height)  # what lies this far off the table is no part of it
+
+        def polygons(raw: dict[str, Any], what: str) -> dict[str, Polygon]:
+            return {str(name): _polygon(poly, reach, f"{what} {str(name)[:40]}")
                     for name, poly in raw.items()}
-        return cls(float(data["width"]), float(data["height"]),
-                   tuple(Marker(int(m["id"]), (float(m["center"][0]), float(m["center"][1])),
-                                float(m["size"])) for m in data["markers"]),
-                   polygons(data["zones"]), polygons(data.get("swatches", {})))
+        markers = tuple(_marker(m, reach) for m in data["markers"])
+        ids = [m.marker_id for m in markers]
+        if len(set(ids)) < len(ids):
+            raise ValueError("a marker is listed twice")
+        if missing := set(TABLE_MARKER_IDS) - set(ids):
+            raise ValueError(f"the table's corner markers {sorted(missing)} are not placed")
+        return cls(width, height, markers, polygons(data["zones"], "zone"),
+                   polygons(data.get("swatches", {}), "swatch"))
+
+
+MARKER_IDS = 50
+"""DICT_4X4_50 holds markers 0 to 49."""
+LARGEST_TABLE = 100_000.0
+"""In mm: no table is 100 m across."""
+SMALLEST_AREA = 1.0
+"""In mm²: a zone or a swatch smaller than this holds nothing the camera could see."""
+
+
+def _length(value: Any, what: str) -> float:
+    length = float(value)
+    if not 0 < length <= LARGEST_TABLE:  # False for NaN too
+        raise ValueError(f"the {what} must be a length in mm, not {value!r:.40}")
+    return length
+
+
+def _point(raw: Any, reach: float, what: str) -> tuple[float, float]:
+    x, y = raw
+    point = float(x), float(y)
+    if not all(-reach <= v <= reach for v in point):
+        raise ValueError(f"{what} has a point off the table: {raw!r:.60}")
+    return point
+
+
+def _marker(raw: dict[str, Any], reach: float) -> Marker:
+    marker_id = raw["id"]
+    if type(marker_id) is not int or not 0 <= marker_id < MARKER_IDS:  # true is no marker
+        raise ValueError(f"marker {marker_id!r:.20} is not one of {ARUCO_DICTIONARY}'s")
+    return Marker(marker_id, _point(raw["center"], reach, f"marker {marker_id}"),
+                  _length(raw["size"], f"size of marker {marker_id}"))
+
+
+def _polygon(raw: Any, reach: float, what: str) -> Polygon:
+    polygon = tuple(_point(p, reach, what) for p in raw)
+    if len(polygon) < 3 or abs(_area(np.array(polygon))) < SMALLEST_AREA:
+        raise ValueError(f"{what} has no area")
+    return polygon
 
 
 def _inside(contour: np.ndarray, x: float, y: float) -> bool:

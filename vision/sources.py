@@ -6,8 +6,6 @@ source never raises for a bad frame, so a camera failure never stops manual play
 from __future__ import annotations
 
 import logging
-import os
-import stat
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -15,6 +13,8 @@ from typing import Any, Protocol
 
 import cv2
 import numpy as np
+
+from companion.files import MEGABYTE, read_regular
 
 log = logging.getLogger(__name__)
 
@@ -26,7 +26,7 @@ class SourceError(OSError):
     """A source that cannot be opened at all (no such camera, file or folder)."""
 
 
-MAX_IMAGE_BYTES = 64 * 1024 * 1024
+MAX_IMAGE_BYTES = 64 * MEGABYTE
 """An image file larger than this is no photo (a phone's are a few megabytes)."""
 
 
@@ -34,15 +34,9 @@ def read_image(path: str | Path) -> np.ndarray:
     """A BGR image from a file, or ``SourceError`` naming it. Only a regular file is read,
     and only up to ``MAX_IMAGE_BYTES`` (a pipe or a device would be read for ever)."""
     try:
-        with open(path, "rb", opener=_opener) as file:
-            regular = stat.S_ISREG(os.fstat(file.fileno()).st_mode)
-            data = np.frombuffer(file.read(MAX_IMAGE_BYTES + 1) if regular else b"", np.uint8)
+        data = np.frombuffer(read_regular(path, MAX_IMAGE_BYTES), np.uint8)
     except OSError as error:
         raise SourceError(f"{path}: {error.strerror or error}") from None
-    if not regular:
-        raise SourceError(f"{path}: not a regular file (a pipe or a device is no photo)")
-    if data.size > MAX_IMAGE_BYTES:
-        raise SourceError(f"{path}: larger than {MAX_IMAGE_BYTES // 2 ** 20} MB, not a photo")
     try:
         image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     except cv2.error:  # a header claiming more pixels than OPENCV_IO_MAX_IMAGE_PIXELS
@@ -50,11 +44,6 @@ def read_image(path: str | Path) -> np.ndarray:
     if image is None:
         raise SourceError(f"{path}: cannot be opened as an image")
     return image
-
-
-def _opener(path: str, flags: int) -> int:
-    """Opened without waiting: a named pipe with no writer would block ``open`` for ever."""
-    return os.open(path, flags | os.O_NONBLOCK)
 
 
 class FrameSource(Protocol):

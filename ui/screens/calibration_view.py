@@ -94,6 +94,10 @@ class CalibrationScreen(Screen):
         app = App.get_running_app()
         self.calibrated = app.calibration.image_to_table is not None
         self.deck, self.deck_kind = deck_words(app.calibration)
+        if app.calibration_problem and not self.advice:
+            self.advice, self.advice_kind = _(
+                "The saved calibration cannot be used ({reason}): calibrate again. Play goes "
+                "on by touch.").format(reason=app.calibration_problem), "refused"
         self._event = Clock.schedule_interval(self.update_view, 0.5)
         self.update_view()
 
@@ -154,7 +158,7 @@ class CalibrationScreen(Screen):
         except OSError as error:
             self.say(_("Not saved: {reason}").format(reason=error.strerror), "refused")
             return
-        app.calibration = result.calibration
+        app.calibration, app.calibration_problem = result.calibration, ""
         self.calibrated = True
         self.offer_sheets = False
         if app.camera is not None:

@@ -49,7 +49,10 @@ class HomeScreen(Screen):
         self._stick_event.cancel()
 
     def look_for_stick(self, *_args: object) -> None:
-        self.stick = stick_ready(stick_mount())
+        stick = stick_ready(stick_mount())
+        if stick != self.stick:
+            self.stick = stick
+            self.refresh()  # the stick's row takes the room of a kept game's
         if not self.stick:
             self.stick_words = self.stick_kind = ""  # the next stick starts afresh
 
@@ -65,12 +68,25 @@ class HomeScreen(Screen):
             self.stick_kind = "refused"
             self.look_for_stick()
             return
-        self.stick_words = ngettext(
+        words = [ngettext(
             "Done: {games} game copied to the stick, in the folder {folder}. You can take the "
             "stick out.",
             "Done: {games} games copied to the stick, in the folder {folder}. You can take the "
-            "stick out.", backup.games).format(games=backup.games, folder=backup.folder.parent.name)
-        self.stick_kind = "done"
+            "stick out.", backup.games).format(games=backup.games,
+                                               folder=backup.folder.parent.name)]
+        unscored = sum(not item.journal for item in backup.left_out)
+        if unscored:
+            words.append(ngettext(
+                "{count} game has no scores yet: its record is copied, without a BG Stats play "
+                "(enter its tiles first).",
+                "{count} games have no scores yet: their records are copied, without BG Stats "
+                "plays (enter their tiles first).", unscored).format(count=unscored))
+        unreadable = [item.name for item in backup.left_out if item.journal]
+        if unreadable:
+            words.append(_("Not copied, as they cannot be read: {names}.").format(
+                names=", ".join(unreadable[:3]) + (" …" if len(unreadable) > 3 else "")))
+        self.stick_words = " ".join(words)
+        self.stick_kind = "refused" if unreadable else "done"
 
     def refresh(self) -> None:
         app = App.get_running_app()
@@ -82,13 +98,14 @@ class HomeScreen(Screen):
         waiting = self.ids.waiting
         waiting.clear_widgets()
         finished = app.library.finished()
-        lacking = [r for r in finished if r.tiles_missing][:ROWS]
+        rows = ROWS - 1 if self.stick else ROWS  # 800x480 holds the stick's row or a game's
+        lacking = [r for r in finished if r.tiles_missing][:rows]
         for record in lacking:
             waiting.add_widget(self._row(_("Enter the tiles: {game}").format(
                 game=record_title(record)), record))
         recent = self.ids.recent
         recent.clear_widgets()
-        shown = [r for r in finished if not r.tiles_missing][:ROWS - len(lacking)]
+        shown = [r for r in finished if not r.tiles_missing][:rows - len(lacking)]
         for record in shown:
             scores = ", ".join(f"{r.name} {r.total}" for r in record.results)
             recent.add_widget(self._row(_("{date}: {winners} won ({scores})").format(

@@ -13,11 +13,14 @@ import numpy as np
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
+from kivy.factory import Factory
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.image import Image
+from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 
-from calibration.album import (Taught, TeachingError, add_photo, missing_codes, photographed,
-                               teach_folder)
+from calibration.album import (Taught, TeachingError, add_photo, missing_codes, opens,
+                               photographed, photos_of, remove_photo, teach_folder)
 from companion.rules import Card, MalformedEventError
 from ui.i18n import _
 from ui.screens.calibration_view import to_texture
@@ -260,6 +263,60 @@ class TeachCardsScreen(Screen):
     def say(self, text: str, kind: str) -> None:
         self.message, self.message_kind = text, kind
 
+    def show_photos(self) -> None:
+        PhotosDialog(screen=self).open()
+
+    def removed(self, photo: str) -> None:
+        """A photo was taken out of the album: the counts follow now, the deck on the next
+        teaching."""
+        self.count()
+        self.say(_("Removed {photo}. Teach again to leave it out of the deck.").format(
+            photo=photo), "done")
+
+
+class PhotoRow(BoxLayout):
+    """One photo of the album, with the button that removes it."""
+
+    text = StringProperty("")
+
+
+class PhotosDialog(ModalView):
+    """The album's photos, newest name last, each with a button that removes it: a photo that
+    cannot be read (cut short by a power cut) or that shows the wrong card goes from here."""
+
+    def __init__(self, screen: TeachCardsScreen, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self.screen = screen
+        self.fill()
+
+    def fill(self) -> None:
+        rows = self.ids.rows
+        rows.clear_widgets()
+        album = self.screen.album
+        for code, names in sorted(photos_of(album).items()):
+            for number, name in enumerate(names, start=1):
+                words = photo_words(code, number)
+                row = PhotoRow(text=words if opens(album / name) else _(
+                    "{photo}: cannot be read").format(photo=words))
+                row.ids["remove"].bind(on_release=lambda _b, n=name, w=words: self.remove(n, w))
+                rows.add_widget(row)
+        if not rows.children:
+            rows.add_widget(Factory.Caption(text=_("No photos yet."), size_hint_y=None,
+                                            height=self.ids.close.height))
+
+    def remove(self, name: str, words: str) -> None:
+        try:
+            remove_photo(self.screen.album, name)
+        except OSError as error:
+            self.screen.say(_("Not removed: {reason}").format(reason=error.strerror), "refused")
+            return
+        self.screen.removed(words)
+        self.fill()
+
+
+def photo_words(code: str, number: int) -> str:
+    return _("{code}, photo {number}").format(code=code, number=number)
+
 
 def taught_words(taught: Taught) -> str:
     """What teaching learned, and what the user should photograph again."""
@@ -271,6 +328,10 @@ def taught_words(taught: Taught) -> str:
     for first, second in taught.model.look_alikes:
         lines.append(_("{first} and {second} look alike to the reader.").format(
             first=first, second=second))
+    if taught.skipped:
+        lines.append(_("Left out, as they cannot be used: {photos}").format(
+            photos=", ".join(reason.split(":", 1)[0] for reason in taught.skipped[:6])
+            + (" …" if len(taught.skipped) > 6 else "")))
     missing = missing_codes(taught.model.codes)
     if missing:
         lines.append(_("Not taught yet (left unsure when seen): {codes}").format(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import math
+import re
 from collections.abc import Callable, Sequence
 
 from kivy.app import App
@@ -28,6 +29,18 @@ from kivy.uix.widget import Widget
 from ui.screens import theme
 
 
+LONGEST_WORD = 40
+"""Letters in the longest word a label shows whole (German's long compounds have about 30)."""
+TOO_LONG = re.compile(rf"\S{{{LONGEST_WORD + 1},}}")
+
+
+def short_words(text: str) -> str:
+    """The text with any word no language has (a record's 10,000-letter name) cut short:
+    wrapping such a word, at each size tried, would hold the screen for minutes. Only the
+    screen shortens it; the record keeps it whole."""
+    return TOO_LONG.sub(lambda word: word[0][:LONGEST_WORD - 1] + "…", text)
+
+
 class FitLabel(Label):
     """A label whose text always fits its box: it wraps, and shrinks its font (down to
     ``min_font``) rather than spill over or be cut."""
@@ -42,11 +55,16 @@ class FitLabel(Label):
         super().__init__(**kwargs)
         self._refit = Clock.create_trigger(self._fit, -1)
         self.fbind("size", self._refit)
+        self.fbind("text", self._shorten_words)
         self.fbind("text", self._refit)
+        self._shorten_words()
         self.fbind("max_font", self._refit)
         self.fbind("min_font", self._refit)
         self.fbind("cut", self._refit)
         self._refit()
+
+    def _shorten_words(self, *_args: object) -> None:
+        self.text = short_words(self.text)
 
     def _fit(self, *_args: object) -> None:
         if self.width <= 1 or self.height <= 1:

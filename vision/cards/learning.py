@@ -33,6 +33,9 @@ from vision.cards.reader import code_scores, read_cards, sure_code
 from vision.cards.spots import Spot, find_spots, ink_colour
 from vision.cards.views import Deck, Layout, Source, make_views, view_area
 
+SMALLEST_PHOTO = 64
+"""Pixels along a teach photo's shorter side, at least: a card and its coordinates need more
+(a 1x5000 image is no photo)."""
 VIEWS = (40, 72)
 """Views made of each photo to learn from, at the fewest and the most: as many as
 ``VIEW_PIXELS`` allows (a deck whose coordinates are small on its cards makes large views)."""
@@ -110,9 +113,11 @@ class _Found:
 
 
 def teach(photos: list[TeachingPhoto], seed: int = 0) -> Taught:
+    skipped = [f"{photo.name}: {photo.image.shape[1]}x{photo.image.shape[0]} px is too small "
+               "to show a card" for photo in photos if min(photo.image.shape[:2]) < SMALLEST_PHOTO]
+    photos = [photo for photo in photos if min(photo.image.shape[:2]) >= SMALLEST_PHOTO]
     if not photos:
-        raise TeachingError("no photos to teach from")
-    skipped: list[str] = []
+        raise TeachingError("no photos to teach from" + (f" ({skipped[0]})" if skipped else ""))
     # the inks: first as their names say, then as the photos show them; the coordinates
     # looked for again with a nearer hue (a badge parted from a nebula of a near hue beside
     # it)

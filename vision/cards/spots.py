@@ -26,6 +26,10 @@ from vision.cards.palette import COLOURS, Palette
 WORK_SCALE = 0.5
 """The first working scale of an image whose coordinates' size is not known: a coordinate
 12 px tall in the camera image is 6 px there, still a spot."""
+WORK_PIXELS = 4e6
+"""The finest working image holds this many pixels at the most: a 60-megapixel photo is
+looked at as 4 (its coordinates, a card's share of it, are large), not as 15, which costs
+a gigabyte."""
 COARSEST_SIDE = 48
 """Smaller working images are not made (a teaching photo's coordinate is found at 1/8)."""
 SPOT_PX = (3.5, 36.0)
@@ -48,8 +52,17 @@ PIECE = 0.5
 """Pieces joined are each at most this part of the largest spot."""
 MOST_JOINED = 60
 """Joined spots made from one image's patches of one ink at the most."""
+MOST_PIECES = 1000
+"""Patches of one ink looked at for pieces to join, at the most: a table's photos have a few
+hundred, noise tens of thousands (each pair is compared: 1000 make 8 MB a measure)."""
 MOST_SPOTS = 600
 """Spots kept in one image at the most (a busy painting or cloth makes hundreds)."""
+CANDIDATES = 4000
+"""Spots found at all scales that are sorted into distinct ones, at the most: a table's
+photos give up to about 400, a photo of noise tens of thousands."""
+TWIN_BLOCK = 256
+"""Spots compared with all the others at once, when finding twins (256 x 4000 pairs take
+8 MB)."""
 SAME_SPOT = 0.25
 """Spots of one ink whose centres are closer than this part of their size, and of about one
 size, are one spot found twice."""
@@ -89,7 +102,7 @@ def find_spots(bgr: np.ndarray, palette: Palette, symbol_px: float | None = None
     if symbol_px is not None:
         scales = [min(1.0, TARGET_PX / max(symbol_px, 1.0))]
     else:
-        scales = [first_scale]
+        scales = [min(first_scale, math.sqrt(WORK_PIXELS / (height * width)))]
         while min(height, width) * scales[-1] / 2 >= COARSEST_SIDE and \
                 len(scales) <= coarser:
             scales.append(scales[-1] / 2)
@@ -189,6 +202,8 @@ def _joined(spots: list[Spot], largest: float) -> list[Spot]:
     thinnest, a number and the bar under it."""
     if len(spots) < 2:
         return []
+    if len(spots) > MOST_PIECES:  # noise, not print: the largest pieces only
+        spots = sorted(spots, key=lambda s: -s.size)[:MOST_PIECES]
     x, y, size, area = (np.array([getattr(s, name) for s in spots])
                         for name in ("x", "y", "size", "area"))
     spread = np.array([s.spread for s in spots])
@@ -238,20 +253,28 @@ def ink_colour(bgr: np.ndarray, spot: Spot) -> tuple[float, float, float] | None
 
 def _distinct(spots: list[Spot]) -> list[Spot]:
     """One spot where several levels and scales found the same one (the first found kept:
-    the finer scale, the fainter level); at most ``MOST_SPOTS``, larger ones first."""
+    the finer scale, the fainter level); at most ``MOST_SPOTS``, larger ones first. Of more
+    than ``CANDIDATES`` (noise, not a table), the larger ones only are looked at, and the
+    spots are compared a block at a time: the work and the memory grow with the spots, not
+    with their square."""
     if not spots:
         return []
+    if len(spots) > CANDIDATES:
+        spots = [spots[k] for k in sorted(np.argsort([-s.size for s in spots],
+                                                      kind="stable")[:CANDIDATES])]
     xs = np.array([s.x for s in spots])
     ys = np.array([s.y for s in spots])
     sizes = np.array([s.size for s in spots])
     colours = np.array([COLOURS.index(s.colour) for s in spots])
-    larger = np.maximum(sizes[:, None], sizes[None, :])
-    twins = ((colours[:, None] == colours[None, :])
-             & (np.hypot(xs[:, None] - xs[None, :], ys[:, None] - ys[None, :])
-                < SAME_SPOT * larger)
-             & (larger < 1.5 * np.minimum(sizes[:, None], sizes[None, :])))
     kept = np.zeros(len(spots), bool)
-    for k in range(len(spots)):
-        kept[k] = not (twins[k] & kept).any()
+    for start in range(0, len(spots), TWIN_BLOCK):
+        rows = slice(start, start + TWIN_BLOCK)
+        larger = np.maximum(sizes[rows, None], sizes[None, :])
+        twins = ((colours[rows, None] == colours[None, :])
+                 & (np.hypot(xs[rows, None] - xs[None, :], ys[rows, None] - ys[None, :])
+                    < SAME_SPOT * larger)
+                 & (larger < 1.5 * np.minimum(sizes[rows, None], sizes[None, :])))
+        for k, row in enumerate(twins, start):
+            kept[k] = not (row & kept).any()
     return sorted((s for s, keep in zip(spots, kept) if keep), key=lambda s: -s.size
                   )[:MOST_SPOTS]
