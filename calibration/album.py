@@ -10,6 +10,7 @@ are kept beside them (``taps.json``). What is learned from the photos is ``visio
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import cv2
@@ -27,6 +28,9 @@ TAPS_FILE = "taps.json"
 coordinate were tapped (image pixels)."""
 
 Taps = tuple[tuple[float, float], tuple[float, float]]
+TEACH_PIXELS = 4e6
+"""A teach photo larger than this is taught from shrunk to it: a card filling a phone's photo
+keeps coordinates of a hundred pixels, and fifty 12-megapixel photos held whole take 1.8 GB."""
 
 
 def card_of(path: Path) -> Card:
@@ -122,6 +126,20 @@ def photographed(directory: Path) -> dict[str, int]:
     return {code: len(names) for code, names in photos_of(directory).items()}
 
 
+def shrunk_photo(pixels: float, image: np.ndarray,
+             taps: Taps | None) -> tuple[np.ndarray, Taps | None]:
+    """The photo shrunk to hold at most ``pixels``, and its taps with it."""
+    scale = math.sqrt(pixels / (image.shape[0] * image.shape[1]))
+    if scale >= 1.0:
+        return image, taps
+    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    if taps is None:
+        return small, None
+    (x0, y0), (x1, y1) = taps
+    return small, (((x0 + 0.5) * scale - 0.5, (y0 + 0.5) * scale - 0.5),
+                   ((x1 + 0.5) * scale - 0.5, (y1 + 0.5) * scale - 0.5))
+
+
 def teach_folder(folder: str | Path) -> Taught:
     """The deck taught from a folder of labelled photos. Files that are no labelled photos,
     or that cannot be read (one cut short by a power cut), are left out and said so."""
@@ -145,7 +163,8 @@ def teach_folder(folder: str | Path) -> Taught:
         except SourceError as error:
             skipped.append(f"{path.name}: left out, it cannot be read ({error})")
             continue
-        photos.append(TeachingPhoto(path.name, image, card, taps.get(path.name)))
+        image, tapped = shrunk_photo(TEACH_PIXELS, image, taps.get(path.name))
+        photos.append(TeachingPhoto(path.name, image, card, tapped))
     if not photos:
         raise TeachingError(f"{directory}: no labelled card photos (named like B3-G2.png)"
                             + "".join(f"; {reason}" for reason in skipped[:3]))

@@ -12,7 +12,7 @@ import pytest
 from calibration.table import CalibrationFailed, calibrate_table, sizing_report
 from vision.config import Calibration, CalibrationError, load_calibration, save_calibration
 from vision.layout import default_layout
-from vision.rectify import MarkerDetector, rectify
+from vision.rectify import LOOK_PIXELS, MarkerDetector, rectify
 from calibration.printables import SWATCH_INKS
 from synthetic.scene import Degradation, Scene, View, render
 
@@ -69,7 +69,8 @@ def test_a_quick_look_that_finds_too_few_markers_looks_at_the_full_image():
             image[max(y0, 0):y1, max(x0, 0):x1] = (60, 90, 50)
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     # the small tray markers, about 19 px a side, are too small for the half-size look
-    assert MarkerDetector()._half_size(gray) == []
+    detector = MarkerDetector()
+    assert detector._shrunk(gray, 0.5, detector._rough) == []
     assert {m.marker_id for m in MarkerDetector().detect(gray, quick=True)} == {4, 5, 6, 7}
 
 
@@ -187,3 +188,18 @@ def test_a_calibration_no_table_has_is_refused_when_loaded_naming_its_part(tmp_p
     path.write_text(json.dumps(_damaged(good, change)))
     with pytest.raises(CalibrationError, match=f"{path}: its {part} part is unusable"):
         load_calibration(path)
+
+
+def test_a_photo_larger_than_a_look_finds_its_markers_as_precisely_as_a_full_look():
+    """A 60-megapixel phone photo is looked at shrunk to 16 (whole, it takes a gigabyte and a
+    half); the corners are placed again in the full image."""
+    _, frame = table_frame(2, Degradation(noise=2))
+    large = cv2.resize(frame.image, None, fx=5, fy=5, interpolation=cv2.INTER_CUBIC)
+    gray = cv2.cvtColor(large, cv2.COLOR_BGR2GRAY)
+    assert gray.size > LOOK_PIXELS
+    found = {m.marker_id: np.array(m.corners) for m in MarkerDetector().detect(gray)}
+    truth = {int(t.label): (np.array(t.corners) + 0.5) * 5 - 0.5 for t in frame.truth
+             if t.kind == "marker"}
+    assert set(found) == set(truth)
+    for marker_id, corners in found.items():  # within a pixel of the photo before it grew
+        assert np.abs(corners - truth[marker_id]).max() < 5.0, marker_id

@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 import pytest
 
+from calibration.album import TEACH_PIXELS, shrunk_photo
 from companion.box import load_box
 from companion.observations import StickerPayload
 from companion.rules import Card
@@ -105,8 +106,10 @@ def test_calibrate_cards_teaches_a_deck_and_adds_to_an_existing_file(images, tmp
         cv2.imwrite(str(photos / f"{code.replace('/', '-')}.jpg"),
                     teaching_photo(DECKS["parchment"], Card.parse(code), 1000 + k, copy=k))
     second = CODES[4].replace("/", "-")
-    cv2.imwrite(str(photos / f"{second}.2.jpg"),
-                teaching_photo(DECKS["parchment"], Card.parse(CODES[4]), 77, copy=99))
+    phone = teaching_photo(DECKS["parchment"], Card.parse(CODES[4]), 77, copy=99)
+    phone = cv2.resize(phone, None, fx=3, fy=3, interpolation=cv2.INTER_CUBIC)
+    assert phone.shape[0] * phone.shape[1] > TEACH_PIXELS  # taught from it shrunk
+    cv2.imwrite(str(photos / f"{second}.2.jpg"), phone)
     (photos / "README.txt").write_text("photos of our deck")
     whole = cv2.imencode(".png", teaching_photo(DECKS["parchment"], Card.parse("O1/O2"), 5))[1]
     (photos / "O1-O2.png").write_bytes(whole.tobytes()[:len(whole) // 2])  # cut by a power cut
@@ -285,3 +288,15 @@ def test_calibrating_onto_a_file_with_an_impossible_layout_names_the_part(images
         assert result.returncode == 2, (what, result.stderr)
         assert f"{cal}: its layout part is unusable" in result.stderr, (what, result.stderr)
         assert json.loads(cal.read_text()) == data  # left as it was
+
+
+def test_a_teach_photo_larger_than_any_needed_is_shrunk_with_its_taps():
+    photo = np.zeros((3000, 4000, 3), np.uint8)
+    cv2.circle(photo, (1000, 2000), 40, (255, 255, 255), -1)
+    cv2.circle(photo, (3100, 500), 40, (255, 255, 255), -1)
+    small, taps = shrunk_photo(TEACH_PIXELS, photo, ((1000.0, 2000.0), (3100.0, 500.0)))
+    assert small.shape[0] * small.shape[1] <= TEACH_PIXELS
+    for x, y in taps:
+        assert small[int(round(y)), int(round(x))].min() == 255  # still on its spot
+    same, kept = shrunk_photo(TEACH_PIXELS, small, taps)
+    assert same is small and kept == taps

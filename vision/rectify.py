@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -18,6 +19,9 @@ rectify the far side of the table reliably."""
 ENOUGH_AT_HALF_SIZE = 3
 """Markers a half-size look must find to stand: fewer (a hand over one, markers too small to
 tell at half size) and the full image is looked at."""
+LOOK_PIXELS = 16e6
+"""The most pixels one look at the markers takes in (a 60-megapixel photo looked at whole
+takes a gigabyte and a half): a table's markers in a larger photo are large."""
 SMALLEST_AT_HALF_SIZE = 16.0
 """A marker's side (half-size pixels) below which its corners are not taken from a half-size
 look: two or three pixels a cell, they are found a pixel or two off, too far to place again."""
@@ -45,19 +49,24 @@ class MarkerDetector:
         """The markers in ``gray``, by id. ``quick`` looks in a half-size image first, in
         half the time, and places the corners it finds again in the full image, as precisely
         as a full look; the full image is looked at when that finds fewer than
-        ``ENOUGH_AT_HALF_SIZE``."""
+        ``ENOUGH_AT_HALF_SIZE``. An image of more than ``LOOK_PIXELS`` is looked at shrunk
+        to that size, its corners placed again in the full image the same way."""
         if quick:
-            found = self._half_size(gray)
+            found = self._shrunk(gray, 0.5, self._rough)
             if len(found) >= ENOUGH_AT_HALF_SIZE:
                 return found
+        scale = math.sqrt(LOOK_PIXELS / gray.size)
+        if scale < 1.0:
+            return self._shrunk(gray, scale, self._detector)
         corners, ids, _ = self._detector.detectMarkers(gray)
         if ids is None:
             return []
         return _seen([c.reshape(4, 2) for c in corners], ids)
 
-    def _half_size(self, gray: np.ndarray) -> list[MarkerSeen]:
-        half = cv2.resize(gray, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
-        corners, ids, _ = self._rough.detectMarkers(half)
+    def _shrunk(self, gray: np.ndarray, scale: float,
+                detector: cv2.aruco.ArucoDetector) -> list[MarkerSeen]:
+        small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        corners, ids, _ = detector.detectMarkers(small)
         if ids is None:
             return []
         criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.01)
@@ -67,9 +76,9 @@ class MarkerDetector:
             side = float(np.linalg.norm(found - np.roll(found, 1, axis=0), axis=1).min())
             if side < SMALLEST_AT_HALF_SIZE:
                 continue
-            # a half-size pixel averages two full ones: its centre lies half a pixel on
-            points = found * 2.0 + 0.5
-            reach = max(2, int(CORNER_WINDOW * 2 * side / self._cells))
+            # a shrunk pixel averages several full ones: its centre lies on from theirs
+            points = (found + 0.5) / scale - 0.5
+            reach = max(2, int(CORNER_WINDOW * side / scale / self._cells))
             placed.append(cv2.cornerSubPix(gray, points.reshape(-1, 1, 2), (reach, reach),
                                            (-1, -1), criteria).reshape(4, 2))
             placed_ids.append(marker_id)
