@@ -10,6 +10,7 @@ frame two coordinates make, the network's stored form."""
 from __future__ import annotations
 
 import json
+import tracemalloc
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
@@ -254,3 +255,18 @@ def test_a_photo_with_no_cards_and_a_tiny_or_grey_image_read_as_nothing():
     assert read_cards(np.full((200, 300), 128, np.uint8), model) == []
     table = np.full((480, 640, 3), (60, 80, 50), np.uint8)
     assert [r for r in read_cards(table, model) if r.card] == []
+
+
+def test_a_photo_of_noise_is_looked_at_in_memory_that_grows_with_it_not_its_square():
+    """Colour noise makes tens of thousands of spots: once compared all with all, a 3 MP
+    photo took 2 GB and a 12 MP one 24 GB (the kernel's out-of-memory killer on a Pi)."""
+    noise = np.random.default_rng(2).integers(0, 256, (1500, 2000, 3), dtype=np.uint8)
+    model = demo_model()
+    tracemalloc.start()
+    try:
+        reads = read_cards(noise, model)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert [r for r in reads if r.card] == []
+    assert peak < 300 * 2 ** 20, f"{peak / 2 ** 20:.0f} MB"
