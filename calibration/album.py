@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from companion.box import BoxProfile, load_box
-from companion.files import write_atomically
+from companion.files import read_regular, write_atomically
+from companion.jsontext import parse_json
 from companion.rules import Card, MalformedEventError
 from vision.cards import TeachingError, TeachingPhoto, Taught, teach
 from vision.sources import SourceError, read_image
@@ -26,6 +28,8 @@ IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp"}
 TAPS_FILE = "taps.json"
 """Beside photos taken on the touchscreen: for each file, where the top and the bottom
 coordinate were tapped (image pixels)."""
+TAPS_LIMIT = 1024 * 1024
+"""A deck's taps take a few kilobytes."""
 
 Taps = tuple[tuple[float, float], tuple[float, float]]
 TEACH_PIXELS = 4e6
@@ -52,11 +56,12 @@ def read_taps(directory: Path) -> dict[str, Taps]:
     """The taps saved beside the photos; a damaged file counts as no taps (the photos are still
     taught, their coordinates found by their colours)."""
     try:
-        data = json.loads((directory / TAPS_FILE).read_text(encoding="utf-8"))
+        data = parse_json(read_regular(directory / TAPS_FILE, TAPS_LIMIT))
         return {str(name): ((float(a[0]), float(a[1])), (float(b[0]), float(b[1])))
                 for name, (a, b) in data.items()}
-    except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError):
-        return {}
+    except (OSError, ValueError, TypeError, KeyError, IndexError, AttributeError,
+            OverflowError):
+        return {}  # JSONTextError is a ValueError
 
 
 def add_photo(directory: Path, image: np.ndarray, card: Card, taps: Taps) -> str:
@@ -117,7 +122,7 @@ def opens(path: Path) -> bool:
 
 def _kept_order(path: Path) -> tuple[str, int, str]:
     parts = path.name.split(".")
-    copy = int(parts[1]) if len(parts) > 2 and parts[1].isdigit() else 1
+    copy = int(parts[1]) if len(parts) > 2 and re.fullmatch("[0-9]{1,6}", parts[1]) else 1
     return (parts[0], copy, path.name)
 
 

@@ -81,7 +81,8 @@ def _print_stickers(args: argparse.Namespace) -> int:
     except (BoxProfileError, ValueError, OSError) as error:
         complain(error)
         return EXIT_BAD_INPUT
-    print(f"{args.out}: 64 stickers on {sheet.pages} page(s), code {sheet.sticker_mm:.1f} mm, "
+    print(f"{printable(args.out)}: 64 stickers on {sheet.pages} page(s), code "
+          f"{sheet.sticker_mm:.1f} mm, "
           f"module {sheet.module_mm:.2f} mm")
     return EXIT_OK
 
@@ -92,7 +93,7 @@ def _print_markers(args: argparse.Namespace) -> int:
     except OSError as error:
         complain(error)
         return EXIT_BAD_INPUT
-    print(f"{args.out}: markers on {pages} page(s)")
+    print(f"{printable(args.out)}: markers on {pages} page(s)")
     return EXIT_OK
 
 
@@ -127,12 +128,12 @@ def _calibrate_table(args: argparse.Namespace) -> int:
     print(f"markers used: {', '.join(map(str, rect.markers_used))} "
           f"(agreement {rect.residual_mm:.2f} mm)")
     for zone in result.sizing:
-        print(zone.advice(args.sticker_mm))
+        print(printable(zone.advice(args.sticker_mm)))
     if result.colors_found:
         print(f"colour profile measured for {', '.join(result.colors_found)}")
     for note in result.notes:
-        print(f"note: {note}")
-    print(f"saved {args.out}")
+        print(f"note: {printable(note)}")
+    print(f"saved {printable(args.out)}")
     return EXIT_OK
 
 
@@ -158,5 +159,5 @@ def _calibrate_cards(args: argparse.Namespace) -> int:
               "add a second photo of each (another copy, other light)")
     for first, second in taught.model.look_alikes:
         print(f"look alike to the reader: {first} and {second}")
-    print(f"saved {args.out}")
+    print(f"saved {printable(args.out)}")
     return EXIT_OK

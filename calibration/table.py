@@ -8,8 +8,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.config import COLOR_CODES
-from vision.config import Calibration
+from vision.config import COLOR_CODES, Calibration, checked_image_to_table
 from vision.layout import TableLayout
 from vision.rectify import MarkerDetector, Rectification, rectify
 from calibration.sticker_art import STICKER_MODULES
@@ -71,10 +70,18 @@ def calibrate_table(image: np.ndarray, layout: TableLayout, sticker_mm: float = 
         raise CalibrationFailed(
             f"need at least two of the table's markers in view; seen: {seen}. Lay the printed "
             "markers at the table corners and make sure the camera sees them.")
+    size = (image.shape[1], image.shape[0])
+    try:  # what the file would be refused for when next loaded is refused now, in words
+        checked_image_to_table(rectification.image_to_table, size)
+    except ValueError:
+        raise CalibrationFailed(
+            "the markers place the table as no camera above it sees it (is the camera "
+            "looking at the horizon, or a marker moved?); aim the camera down at the table "
+            "and calibrate again") from None
     calibration = base or Calibration(layout)
     calibration.layout = layout
     calibration.image_to_table = rectification.image_to_table
-    calibration.image_size = (image.shape[1], image.shape[0])
+    calibration.image_size = size
     sizing = sizing_report(rectification, layout, sticker_mm)
     calibration.sizing = [s.to_json() for s in sizing]
     notes = []

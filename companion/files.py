@@ -50,6 +50,13 @@ def write_atomically(target: Path, data: bytes) -> None:
     """Write a file so that a crash or a full disk leaves the old one whole."""
     fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
     try:
+        # the file's own mode if it exists, else what a plain new file gets (mkstemp's is
+        # 0600: a record copied to a stick would be unreadable to the one who took it)
+        try:
+            mode = stat.S_IMODE(os.stat(target).st_mode)
+        except OSError:
+            mode = 0o666 & ~_umask()
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as out:
             out.write(data)
             out.flush()
@@ -58,3 +65,15 @@ def write_atomically(target: Path, data: bytes) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    """The process's umask (read from /proc: setting it to read it is not thread-safe)."""
+    try:
+        with open("/proc/self/status", "rb") as status:
+            for line in status:
+                if line.startswith(b"Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    return 0o022

@@ -5,6 +5,7 @@ finished game leaves the companion (its journal, a BG Stats play as a file or as
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -117,6 +118,10 @@ class Library:
         already kept are still listed."""
         try:
             self.games.mkdir(parents=True, exist_ok=True)
+            if not os.access(self.games, os.W_OK):  # a read-only disk that holds games
+                read_only = os.statvfs(self.games).f_flag & os.ST_RDONLY
+                code = errno.EROFS if read_only else errno.EACCES
+                raise OSError(code, os.strerror(code))
         except OSError as error:
             self.problem = f"{self.games} cannot be written: {error.strerror}"
 

@@ -12,7 +12,7 @@ import pytest
 from calibration.table import CalibrationFailed, calibrate_table, sizing_report
 from vision.config import Calibration, CalibrationError, load_calibration, save_calibration
 from vision.layout import default_layout
-from vision.rectify import LOOK_PIXELS, MarkerDetector, rectify
+from vision.rectify import LOOK_PIXELS, MarkerDetector, Rectification, rectify
 from calibration.printables import SWATCH_INKS
 from synthetic.scene import Degradation, Scene, View, render
 
@@ -203,3 +203,15 @@ def test_a_photo_larger_than_a_look_finds_its_markers_as_precisely_as_a_full_loo
     assert set(found) == set(truth)
     for marker_id, corners in found.items():  # within a pixel of the photo before it grew
         assert np.abs(corners - truth[marker_id]).max() < 5.0, marker_id
+
+
+def test_calibrating_onto_a_view_no_file_would_keep_is_refused_at_once(monkeypatch):
+    """Markers placing the table beyond the horizon (a camera looking across the room, a
+    marker moved) made a file that was refused only at the next start: now refused here."""
+    import calibration.table
+    scene, frame = table_frame(4)
+    horizon = np.array([[1, 0, 0], [0, 1, 0], [-0.01, 0, 1]], np.float64)
+    monkeypatch.setattr(calibration.table, "rectify",
+                        lambda _markers, _layout: Rectification(horizon, (0, 1, 2, 3), 0.0))
+    with pytest.raises(CalibrationFailed, match="aim the camera down at the table"):
+        calibrate_table(frame.image, scene.layout)

@@ -311,3 +311,32 @@ def test_names_go_on_the_docked_keyboard_unless_a_typing_keyboard_is_plugged_in(
     assert not keyboard_attached(PI_INPUTS)  # the touchscreen and the power button
     assert keyboard_attached(PI_INPUTS + USB_KEYBOARD)
     assert not keyboard_attached("")
+
+
+class CroppingCamera(Socket):
+    """A camera that crops to the scan tray and locks its exposure, as the Pi's does; its
+    exposure lock fails, as a driver's may."""
+
+    sensor_size = (160, 120)
+
+    def set_tray(self, crop) -> None:  # type: ignore[no-untyped-def]
+        self.crop = crop
+
+    def lock_exposure(self) -> None:
+        raise RuntimeError("the driver refused")
+
+
+def test_a_layout_without_a_tray_and_a_failing_exposure_lock_leave_the_camera_running():
+    calibration = Calibration()
+    calibration.layout = dataclasses.replace(calibration.layout, zones={})
+    calibration.image_to_table, calibration.image_size = np.eye(3) * 7.5, (160, 120)
+    calibration.image_to_table[2, 2] = 1.0
+    camera = CroppingCamera()
+    worker = CameraWorker(camera.open, calibration, fps=60)
+    worker.start()
+    try:
+        worker.lock_exposure()
+        wait_for(lambda: worker.frames >= 10, 10)
+        assert worker.alive and not hasattr(camera, "crop")
+    finally:
+        worker.stop()

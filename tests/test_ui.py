@@ -251,7 +251,7 @@ def test_a_record_with_an_endless_name_resumes_and_shows_it_shortened(tmp_path):
     kept = record.read_bytes()
     result = drive("resume", "800x480", tmp_path)
     assert result["resumed_screen"] == "play"
-    assert result["longest_word"] <= 40
+    assert result["longest_word"] <= result["longest_word_allowed"] <= 100
     assert record.read_bytes() == kept  # the record keeps the name whole
 
 
@@ -311,7 +311,7 @@ def test_a_hostile_calibration_is_refused_on_screen_and_the_watchdog_fed_all_alo
         {"version": 1, "layout": {"width": 1e308, "height": 675, "markers": [], "zones": {}},
          "table": {"image_to_table": [[0, 0, 0], [0, 0, 0], [0, 0, 0]],
                    "image_size": [1280, 720]}}))
-    result = drive("hostile_calibration", "800x480", tmp_path, UI_SOAK_SECONDS="10")
+    result = drive("hostile_calibration", "800x480", tmp_path, UI_SOAK_SECONDS="6")
     assert "layout part is unusable" in result["calibration_problem"]
     assert "cannot be used" in result["advice"] and "calibrate again" in result["advice"]
     assert result["camera_alive"] and result["frames"] > 20

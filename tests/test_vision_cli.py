@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration.album import TEACH_PIXELS, shrunk_photo
+from calibration.album import TEACH_PIXELS, photos_of, read_taps, shrunk_photo
 from companion.box import load_box
 from companion.observations import StickerPayload
 from companion.rules import Card
@@ -300,3 +300,20 @@ def test_a_teach_photo_larger_than_any_needed_is_shrunk_with_its_taps():
         assert small[int(round(y)), int(round(x))].min() == 255  # still on its spot
     same, kept = shrunk_photo(TEACH_PIXELS, small, taps)
     assert same is small and kept == taps
+
+
+def test_an_album_with_a_pipe_for_taps_and_odd_names_is_listed_and_taught_from(tmp_path):
+    album = tmp_path / "album"
+    album.mkdir()
+    os.mkfifo(album / "taps.json")  # opening it the plain way waits for ever
+    cv2.imwrite(str(album / "B3-O1.png"), np.full((120, 90, 3), 200, np.uint8))
+    (album / "a.\u00b2.txt").write_text("a superscript two is a digit to isdigit()")
+    assert read_taps(album) == {}
+    assert photos_of(album) == {"B3/O1": ["B3-O1.png"]}
+    (album / "taps.json").unlink()
+    (album / "taps.json").write_text("[" * 100_000)
+    assert read_taps(album) == {}
+    (album / "taps.json").write_text('{"B3-O1.png": [[1e400, 0], [0, 0]]}')
+    assert read_taps(album) == {}
+    (album / "taps.json").write_text('{"B3-O1.png": [[1' + "0" * 400 + ', 0], [0, 0]]}')
+    assert read_taps(album) == {}

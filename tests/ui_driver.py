@@ -686,6 +686,8 @@ def scenario_resume():  # type: ignore[no-untyped-def]
     state = app.session.state
     result["resumed_screen"] = app.manager.current
     result["longest_word"] = longest_word_shown()
+    from ui.screens.widgets import LONGEST_WORD
+    result["longest_word_allowed"] = LONGEST_WORD
     result["resumed"] = None if state is None else {
         "current": state.current_name, "action": state.action, "turn": state.turn,
         "redo": app.session.can_redo}

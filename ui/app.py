@@ -25,6 +25,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from kivy.uix.vkeyboard import VKeyboard
 
 from companion.box import BoxProfileError, load_box
+from companion.journal import Journal
 from companion.library import Library, default_home
 from companion.observations import Observation
 from companion.rules import Event, Setup
@@ -118,8 +119,8 @@ class CompanionApp(App):
         self.preferences = Preferences()
         self.calibration_problem = ""
         """Why the saved calibration file was not used, when it was not."""
-        self._published: tuple[int, int] = (0, -1)
-        self._log_key: tuple[int, str] | None = None
+        self._published: tuple[Journal | None, int] = (None, -1)
+        self._log_key: tuple[Journal, str] | None = None
         self._log: GameLog | None = None
 
     # -- building ------------------------------------------------------------------------------
@@ -153,7 +154,8 @@ class CompanionApp(App):
                 self.calibration = load_calibration(self.calibration_path)
             except CalibrationError as error:
                 log.warning("%s", error)  # play goes on by touch
-                self.calibration_problem = str(error)  # the calibration screen says it
+                # the calibration screen says what is wrong; the path is the log's
+                self.calibration_problem = str(error).removeprefix(f"{self.calibration_path}: ")
             if demo and self.calibration.cards is None:
                 self.calibration.cards = demo_calibration().cards  # the demo's deck is taught
         self.session = Session(self.library,
@@ -188,7 +190,8 @@ class CompanionApp(App):
         self.manager = manager
         self.show(start)
         if self.library.problem is not None:
-            problem = _("No game can be saved: {reason}.").format(reason=self.library.problem)
+            problem = " ".join(filter(None, [problem, _("No game can be saved: {reason}.").format(
+                reason=self.library.problem)]))
         if problem:
             self.say(problem, "refused")
         Clock.schedule_interval(self._tick, 0.1)
@@ -259,7 +262,7 @@ class CompanionApp(App):
         """The session's game as the screens' properties: a new revision when the record gained
         a line or another record was opened."""
         journal = self.session.journal
-        seen = (id(journal), 0 if journal is None else len(journal.game.log))
+        seen = (journal, 0 if journal is None else len(journal.game.log))  # not id(): reused
         if seen != self._published:
             self._published = seen
             self.state = self.session.state
@@ -317,7 +320,7 @@ class CompanionApp(App):
         if journal is None:
             return []
         entries = journal.game.log
-        key = (id(journal), self.language)
+        key = (journal, self.language)  # the object itself: a closed one's id may be reused
         if self._log is None or self._log_key != key or len(self._log) > len(entries):
             self._log_key, self._log = key, GameLog(journal.game.setup)
         self._log.extend(entries[len(self._log):])

@@ -127,15 +127,21 @@ class CameraWorker:
             if source is None:
                 try:
                     source = self.open_source()
-                    self._aim_tray(source)
                 except (SourceError, OSError) as error:
                     self._publish(CameraResult(Observation(), None, self.frames, "missing",
                                                str(error)))
                     self._stop.wait(RETRY_SECONDS)
                     continue
+                try:
+                    self._aim_tray(source)
+                except Exception:  # the tray is then read from the whole view
+                    log.exception("the camera could not be aimed at the scan tray")
             if self._lock_exposure.is_set() and hasattr(source, "lock_exposure"):
                 self._lock_exposure.clear()
-                source.lock_exposure()
+                try:
+                    source.lock_exposure()
+                except Exception:  # the exposure then follows the light, as before
+                    log.exception("the camera's exposure could not be locked")
             try:
                 frame = source.read()
                 tray_frame = getattr(source, "read_tray", lambda: None)()
@@ -175,9 +181,13 @@ class CameraWorker:
             set_tray(crop)
 
 
-def tray_crop(calibration: Calibration, sensor: tuple[int, int]) -> tuple[int, int, int, int]:
-    """The scan tray's rectangle on the sensor, with a margin, from the calibrated view."""
+def tray_crop(calibration: Calibration,
+              sensor: tuple[int, int]) -> tuple[int, int, int, int] | None:
+    """The scan tray's rectangle on the sensor, with a margin, from the calibrated view (None
+    when the layout places no tray)."""
     assert calibration.image_to_table is not None and calibration.image_size is not None
+    if "scan-tray" not in calibration.layout.zones:
+        return None
     tray = np.array(calibration.layout.zones["scan-tray"], dtype=np.float64)
     to_image = np.linalg.inv(calibration.image_to_table)
     points = cv2.perspectiveTransform(tray.reshape(-1, 1, 2), to_image).reshape(-1, 2)
@@ -188,7 +198,7 @@ def tray_crop(calibration: Calibration, sensor: tuple[int, int]) -> tuple[int, i
     margin = 0.1 * max(x1 - x0, y1 - y0)
     x0, y0 = max(0, int(x0 - margin)), max(0, int(y0 - margin))
     x1, y1 = min(sensor[0], int(x1 + margin)), min(sensor[1], int(y1 + margin))
-    return (x0, y0, x1 - x0, y1 - y0)
+    return (x0, y0, x1 - x0, y1 - y0) if x1 > x0 and y1 > y0 else None  # None: off the view
 
 
 def source_opener(spec: str) -> Callable[[], FrameSource] | None:

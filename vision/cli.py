@@ -52,14 +52,15 @@ def _scan(args: argparse.Namespace) -> int:
         return EXIT_OK
     for path, data in results:
         print(f"{printable(path)}:")
-        for card in data["cards"]:
+        for card in data["cards"]:  # zone names come from the calibration file
             print(f"  card {card['code']} (confidence {card['confidence']:.2f}) "
-                  f"in {card['zone'] or 'no zone'}")
+                  f"in {printable(card['zone'] or 'no zone')}")
         for tile in data["tiles"]:
-            print(f"  tile T{tile['id']:02d} {tile['kind']} in {tile['zone'] or 'no zone'}")
+            print(f"  tile T{tile['id']:02d} {tile['kind']} in "
+                  f"{printable(tile['zone'] or 'no zone')}")
         print(f"  markers: {', '.join(str(m['id']) for m in data['markers']) or 'none'}")
         for problem in data["problems"]:
-            print(f"  problem: {problem['message']}")
+            print(f"  problem: {printable(problem['message'])}")
         for code in data.get("codes", []):
             print(f"  code: {code['text']!r}")
     return EXIT_OK

@@ -68,7 +68,8 @@ class Calibration:
                 part = "table"
                 table = data["table"]
                 size = _image_size(table["image_size"])
-                calibration.image_to_table = _image_to_table(table["image_to_table"], size)
+                calibration.image_to_table = checked_image_to_table(table["image_to_table"],
+                                                                    size)
                 calibration.image_size = size
                 calibration.sizing = list(table.get("sizing", []))
             if "colors" in data:
@@ -103,7 +104,7 @@ def _image_size(raw: Any) -> tuple[int, int]:
     return int(width), int(height)
 
 
-def _image_to_table(raw: Any, size: tuple[int, int]) -> np.ndarray:
+def checked_image_to_table(raw: Any, size: tuple[int, int]) -> np.ndarray:
     """The homography, if it maps the whole frame onto the table plane: every corner of the
     frame in front of the camera (one sign of w, well away from 0), and the matrix invertible,
     as the camera's view of the tray needs the way back."""

@@ -159,3 +159,50 @@ def bench_soak(report) -> None:
     dropped = result["expected_frames"] - result["frames"]
     report("  frames dropped (15 fps asked)", dropped,
            f"of {result['expected_frames']}", "-", True)
+
+
+WORST_PHOTOS = {"12 MP colour noise (PNG, 36 MB)": ((3000, 4000), ".png"),
+                "60 MP colour noise (JPEG, 28 MB)": ((6700, 8900), ".jpg")}
+"""The costliest photos that pass every check at the door: colour noise makes the most spots,
+60 megapixels is the most a photo may hold, 64 MB the most a file may weigh."""
+
+
+def _child_cost(command: list[str]) -> tuple[float, float, int]:
+    """Seconds and peak resident megabytes of one command, run alone in a fresh process."""
+    probe = ("import resource, subprocess, sys, time\n"
+             "start = time.monotonic()\n"
+             "code = subprocess.run(sys.argv[1:], capture_output=True).returncode\n"
+             "print(time.monotonic() - start, "
+             "resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, code)")
+    out = subprocess.run([sys.executable, "-c", probe, *command], capture_output=True,
+                         text=True, timeout=1800).stdout.split()
+    return float(out[0]), float(out[1]), int(out[2])
+
+
+def bench_worst_photos(report) -> None:
+    """`companion scan` (with a taught deck) and `companion calibrate cards` on the worst
+    photos one can make: the work is bounded by the image's size, not by what it shows."""
+    import cv2
+
+    from synthetic.teaching import demo_calibration
+    from vision.config import save_calibration
+    companion = str(Path(sys.executable).with_name("companion"))
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        save_calibration(demo_calibration(), folder / "deck.json")
+        for name, ((height, width), suffix) in WORST_PHOTOS.items():
+            album = folder / f"album{suffix}"
+            album.mkdir()
+            photo = album / f"B3-O1{suffix}"
+            noise = np.random.default_rng(height).integers(0, 256, (height, width, 3), np.uint8)
+            cv2.imwrite(str(photo), noise, [cv2.IMWRITE_JPEG_QUALITY, 60])
+            del noise
+            for what, command in (
+                    ("scan", [companion, "scan", str(photo), "--calibration",
+                              str(folder / "deck.json")]),
+                    ("calibrate cards", [companion, "calibrate", "cards", str(album), "--out",
+                                         str(folder / "taught.json")])):
+                seconds, megabytes, code = _child_cost(command)
+                report(f"{what}, {name}: peak memory", megabytes, "MB", "<= 1024 MB",
+                       megabytes <= 1024)
+                report(f"  time (exit {code})", seconds, "s", "<= 60 s", seconds <= 60)

@@ -119,7 +119,7 @@ SECTIONS = {
     "app": [lambda: ui_bench.bench_start(report), lambda: ui_bench.bench_card_latency(report),
             lambda: ui_bench.bench_memory(report)],
     "faults": [lambda: pi_bench.bench_fuzz(report), lambda: pi_bench.bench_app_kills(report),
-               lambda: pi_bench.bench_soak(report)],
+               lambda: pi_bench.bench_worst_photos(report), lambda: pi_bench.bench_soak(report)],
 }
 
 

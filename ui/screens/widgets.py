@@ -29,8 +29,9 @@ from kivy.uix.widget import Widget
 from ui.screens import theme
 
 
-LONGEST_WORD = 40
-"""Letters in the longest word a label shows whole (German's long compounds have about 30)."""
+LONGEST_WORD = 80
+"""Letters in the longest word a label shows whole: German's long compounds have about 30, a
+folder's path (where an export went) 50 or so; a name set up here 16."""
 TOO_LONG = re.compile(rf"\S{{{LONGEST_WORD + 1},}}")
 
 
