@@ -25,7 +25,7 @@ KEYS = st.sampled_from(["type", "to", "card", "cards", "tile", "tiles", "player"
 EVENTISH = st.dictionaries(KEYS, JSON | st.sampled_from(
     ["jump", "fly", "scan", "develop", "discover", "top_up", "undo", "end", "tiles", "setup",
      "B3/G2", "G2/B3", "O?/O1", "MIN-R", "SPC", "Freezer", "Ann"]), max_size=6)
-FUZZ = settings(max_examples=300, deadline=None,
+FUZZ = settings(max_examples=200, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 

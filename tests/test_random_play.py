@@ -20,7 +20,7 @@ from companion.rules import (ACTION_TYPES, CHIPS_PER_PLAYER, DECK_SIZE, HAND_SIZ
 from companion.simulate import Simulation
 from tests.staging import only_space_at
 
-SEEDS = 200
+SEEDS = 120
 BLOCKS = 2
 
 
@@ -121,5 +121,7 @@ def test_random_legal_games_keep_every_invariant(block):
                                            for e in sim.events])
         assert replayed.state == sim.game.state  # replaying the journal equals the live state
         totals["events"] += len(sim.events)
-    assert totals["events"] > 10_000 and totals["undos"] > 100 and totals["only_space"] > 0
-    assert totals["redos"] > 20 and totals["offered"] > 10 * totals["events"]
+    games = SEEDS // BLOCKS
+    assert totals["events"] > 50 * games and totals["undos"] > games // 2
+    assert totals["redos"] > games // 10 and totals["only_space"] > 0
+    assert totals["offered"] > 10 * totals["events"]
