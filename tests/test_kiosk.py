@@ -204,8 +204,11 @@ def test_a_frame_vision_fails_on_is_reported_and_the_next_looked_at(monkeypatch)
     def broken(_self, _frame, _tray):  # type: ignore[no-untyped-def]
         raise np.linalg.LinAlgError("Singular matrix")
 
+    def listener(_frame: int) -> None:
+        raise RuntimeError("the demo's director tripped")
+
     monkeypatch.setattr(TableEyes, "see", broken)
-    worker = CameraWorker(Socket().open, fps=60)
+    worker = CameraWorker(Socket().open, fps=60, on_frame=listener)
     worker.start()
     try:
         wait_for(lambda: worker.frames >= 20, 10)

@@ -163,7 +163,10 @@ class CameraWorker:
             self._publish(CameraResult(seen, frame, self.frames, status, detail,
                                        tray_frame=tray_frame))
             if self.on_frame is not None:
-                self.on_frame(self.frames)
+                try:
+                    self.on_frame(self.frames)
+                except Exception as error:  # the listener's fault, not the camera's
+                    self._fault(error)
             self._stop.wait(max(0.0, period - (time.monotonic() - started)))
         if source is not None:
             source.close()
