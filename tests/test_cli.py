@@ -318,3 +318,16 @@ def test_names_and_file_names_reach_the_terminal_escaped(tmp_path):
     assert result.returncode == 2 and len(result.stderr.splitlines()) == 1
     assert "\x1b" not in result.stderr
     assert "a\\x1b[31m\\x0aline 9: fake.jsonl: No such file" in result.stderr
+
+
+def test_a_record_written_whole_gets_a_plain_files_mode_and_keeps_its_own(tmp_path):
+    """Written through a hidden temporary (mode 0600) and renamed: a new record is readable
+    as any new file is, and a replaced one keeps the mode it had."""
+    new = tmp_path / "new.jsonl"
+    subprocess.run([sys.executable, "-m", "companion.cli", "simulate", "--seed", "1",
+                    "--players", "2", "--out", str(new)], check=True,
+                   preexec_fn=lambda: os.umask(0o022))
+    assert new.stat().st_mode & 0o777 == 0o644
+    new.chmod(0o600)
+    companion("simulate", "--seed", 2, "--players", 2, "--out", new, "--force", check=True)
+    assert new.stat().st_mode & 0o777 == 0o600
