@@ -786,6 +786,7 @@ def scenario_teach_photos():  # type: ignore[no-untyped-def]
     app.show("teach")
     yield from settle()
     teach = screen("teach")
+    shot("teach-buttons")
     tap(teach.ids.photos)
     yield from settle()
 
