@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 import cv2
@@ -64,6 +65,9 @@ ROUGH_SIDE = 320
 """A photo is looked at this long (px) to find the card's outline."""
 MIN_CARD_AREA = 0.03
 """A teaching photo's card covers more of it than this."""
+CARD_PROPORTION = 0.1
+"""A card found whose long side over short differs from most photos' by more than this (in
+log) is not taken for the card."""
 
 
 class TeachingError(ValueError):
@@ -121,7 +125,7 @@ def teach(photos: list[TeachingPhoto], seed: int = 0) -> Taught:
     # the inks: first as their names say, then as the photos show them; the coordinates
     # looked for again with a nearer hue (a badge parted from a nebula of a near hue beside
     # it)
-    cards = [_card_quad(photo.image) for photo in photos]
+    cards = _alike(_card_quad(photo.image) for photo in photos)
     palette = Palette.plain()
     first = [find_spots(photo.image, palette, hue=TEACHING_HUES[0]) for photo in photos]
     palette = _inks(_coordinates(photos, first, cards, []), palette)
@@ -182,6 +186,8 @@ def _coordinates(photos: list[TeachingPhoto], spots: list[list[Spot]],
             typical_place, typical_look = typical[:4], typical[4:]
     else:
         typical_look = _most_shared(every_look, ALIKE, largest=1)
+    aspects = [_aspect(card) for card in cards if card is not None]
+    aspect = float(np.median(aspects)) if aspects else None
     found = []
     for photo, mine, place, card in zip(photos, candidates, places, cards):
         if photo.taps is not None:
@@ -192,20 +198,20 @@ def _coordinates(photos: list[TeachingPhoto], spots: list[list[Spot]],
                                "tapped")
             continue
         looks_now = np.array([look for _, look in mine]).reshape(-1, 2)
-        fitting = np.ones(len(mine), bool) if typical_look is None else \
-            _near(looks_now, typical_look, ALIKE)
-        misfit = np.abs((looks_now - (0 if typical_look is None else typical_look)) / ALIKE
-                        ).max(axis=1) if len(mine) else np.zeros(0)
-        if place is not None and typical_place is not None:
-            at_place = fitting & _near(place, typical_place, PLACE)
-            # a card told badly from its table (a card the table's colour) puts every pair
-            # off its place: the one pair of the coordinates' size stands then
-            if at_place.any() or fitting.sum() != 1:
-                fitting = at_place
-                misfit = np.maximum(misfit,
-                                    np.abs((place - typical_place) / PLACE).max(axis=1))
-        if fitting.any():
-            best = int(np.argmin(np.where(fitting, misfit, np.inf)))
+        fitting, misfit = _fitting(looks_now, typical_look, place, typical_place, 1.0)
+        if not fitting.any():  # a second chance: the card's outline found a little off, a
+            # coordinate's spot split from its bar
+            fitting, misfit = _fitting(looks_now, typical_look, place, typical_place, LOOSER)
+        best = int(np.argmin(np.where(fitting, misfit, np.inf))) if fitting.any() else -1
+        if best >= 0 and place is None and typical_place is not None and aspect is not None:
+            # the card not told from its table: of the pairs of the coordinates' size, the
+            # one where the card's outline lies, as the other photos place it around them
+            loose, _ = _fitting(looks_now, typical_look, None, None, LOOSER)
+            best = _outlined(photo.image, mine, loose, typical_place, aspect)
+        if best == RIVALLED:
+            skipped.append(f"{photo.name}: the card could not be told from the table around "
+                           "it: take it again with the whole card on a plain table")
+        elif best >= 0:
             top, bottom = mine[best][0]
             found.append(_Found(photo, top, bottom, top.colour != bottom.colour, card))
         else:
@@ -213,6 +219,89 @@ def _coordinates(photos: list[TeachingPhoto], spots: list[list[Spot]],
             skipped.append(f"{photo.name}: no two coordinates of its colours ({colours}) "
                            "were found where the other photos show them")
     return found
+
+
+def _fitting(looks: np.ndarray, typical_look: np.ndarray | None, place: np.ndarray | None,
+             typical_place: np.ndarray | None, slack: float) -> tuple[np.ndarray, np.ndarray]:
+    """Which of a photo's pairs lie as most photos' do (of their size, at their place on the
+    card: ``ALIKE`` and ``PLACE`` times ``slack``), and how far off each is."""
+    fitting = np.ones(len(looks), bool) if typical_look is None else \
+        _near(looks, typical_look, ALIKE * slack)
+    misfit = np.abs((looks - (0 if typical_look is None else typical_look)) / ALIKE
+                    ).max(axis=1) if len(looks) else np.zeros(0)
+    if place is not None and typical_place is not None:
+        at_place = fitting & _near(place, typical_place, PLACE * slack)
+        # a card told badly from its table (a card the table's colour) puts every pair off
+        # its place: the one pair of the coordinates' size stands then
+        if at_place.any() or fitting.sum() != 1:
+            fitting = at_place
+            misfit = np.maximum(misfit, np.abs((place - typical_place) / PLACE).max(axis=1))
+    return fitting, misfit
+
+
+def _outlined(image: np.ndarray, pairs: list[tuple[tuple[Spot, Spot], np.ndarray]],
+              fitting: np.ndarray, place: np.ndarray, aspect: float) -> int:
+    """Of the fitting pairs, the one around which a card of the deck's proportions, placed as
+    the other photos show it (``place``), has its outline on the photo's edges; ``RIVALLED``
+    when a pair of other spots has nearly as plain an outline."""
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+    steps = {k: _outline_step(lab, pairs[k][0], place, aspect)
+             for k in np.nonzero(fitting)[0]}
+    best = max(steps, key=lambda k: steps[k])
+    rivals = [step for k, step in steps.items()
+              if not _same_places(pairs[k][0], pairs[best][0])]
+    if steps[best] < PLAIN_OUTLINE or any(step > OUTLINE_RIVAL * steps[best]
+                                          for step in rivals):
+        return RIVALLED
+    return int(best)
+
+
+def _same_places(pair: tuple[Spot, Spot], other: tuple[Spot, Spot]) -> bool:
+    """Whether two pairs of spots lie on the same two places, either way round (a number
+    and its bar, found as two spots, are one coordinate's)."""
+    def near(a: Spot, b: Spot) -> bool:
+        return math.hypot(a.x - b.x, a.y - b.y) <= 0.5 * max(a.size, b.size)
+    return (near(pair[0], other[0]) and near(pair[1], other[1])) or \
+        (near(pair[0], other[1]) and near(pair[1], other[0]))
+
+
+def _outline_step(lab: np.ndarray, pair: tuple[Spot, Spot], place: np.ndarray,
+                  aspect: float) -> float:
+    """How plainly a card's outline shows around a pair of spots: the card placed so that
+    the pair lies where ``place`` says (fractions of its width and length, ``_canonical``,
+    either spot first), the median colour step (Lab) across its sides, inside to outside."""
+    card = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, aspect], [0.0, aspect]])
+    marks = place.reshape(2, 2) * [1.0, aspect]
+    ends = np.array([pair[0].centre, pair[1].centre], np.float64)
+    height, width = lab.shape[:2]
+    best = 0.0
+    for ours in (marks, marks[::-1]):
+        # the similarity taking the card's two marks onto the pair (complex numbers: one
+        # multiplication turns and scales)
+        a, b = complex(*ours[0]), complex(*ours[1])
+        p, q = complex(*ends[0]), complex(*ends[1])
+        if abs(b - a) < 1e-9:
+            continue
+        scale = (q - p) / (b - a)
+        corners = [p + scale * (complex(*c) - a) for c in card]
+        reach = OUTLINE_REACH * abs(scale)
+        steps = []
+        for k in range(4):
+            start, end = corners[k], corners[(k + 1) % 4]
+            outward = (end - start) / abs(end - start) * -1j  # clockwise card: out is left
+            for t in np.linspace(0.15, 0.85, OUTLINE_SAMPLES):  # clear of round corners
+                point = start + t * (end - start)
+                inside, outside = point - reach * outward, point + reach * outward
+                xy = np.array([[inside.real, inside.imag], [outside.real, outside.imag]])
+                if (xy < 0).any() or (xy[:, 0] >= width - 1).any() or \
+                        (xy[:, 1] >= height - 1).any():
+                    continue
+                colours = lab[xy[:, 1].round().astype(int), xy[:, 0].round().astype(int)]
+                steps.append(float(np.linalg.norm(colours[0].astype(np.float64)
+                                                  - colours[1])))
+        if len(steps) >= OUTLINE_SAMPLES:  # a side's worth of the outline in the photo
+            best = max(best, float(np.median(steps)))
+    return best
 
 
 def _candidates(photo: TeachingPhoto, spots: list[Spot]
@@ -248,6 +337,19 @@ ALIKE = np.array([0.25, 0.4])
 PLACE = np.array([0.1, 0.1, 0.1, 0.1])
 """Two pairs lie at one place on their cards when their fractions (``_canonical``) differ by
 less than these."""
+LOOSER = 1.6
+"""Where no pair of a photo is of that size at that place, one this many times as far off
+is taken."""
+RIVALLED = -2
+"""``_outlined``'s answer when no pair stands out."""
+OUTLINE_SAMPLES = 12
+"""Places on each side of a card where its outline is looked for."""
+PLAIN_OUTLINE = 12.0
+"""A card's outline is plain where the colour steps across it by this much (Lab)."""
+OUTLINE_RIVAL = 0.8
+"""Another pair whose outline steps this much of the best's rivals it."""
+OUTLINE_REACH = 0.04
+"""How far inside and outside a card's side its colours are compared (of its width)."""
 
 
 def _near(values: np.ndarray, typical: np.ndarray, tolerance: np.ndarray) -> np.ndarray:
@@ -280,22 +382,39 @@ def _most_shared(values: list[np.ndarray], tolerance: np.ndarray,
     voted = [np.unique(((cells[:, None, :] + offsets[None] - low) @ weights).ravel())
              for cells in mine_cells]
     keys, votes = np.unique(np.concatenate(voted), return_counts=True)
-    cells = (keys[:, None] // weights) % base + low
-    best = int(np.argmax(votes))
+    # the grid's votes only point where to look (a cell between two clusters gathers both's
+    # votes): the likeliest cells are each taken as the middle of the values near them, and
+    # judged by how many photos truly have a pair that near
+    shortlist = np.argsort(-votes, kind="stable")[:SHORTLIST]
+    shortlist = shortlist[votes[shortlist] >= SHORTLIST_VOTES * votes[shortlist[0]]]
+    chosen = [_middle(values, (cells + 0.5) * cell, tolerance)
+              for cells in (keys[shortlist, None] // weights) % base + low]
+    support = np.array([sum(bool((np.abs(mine - middle) <= tolerance).all(axis=1).any())
+                            for mine in values if len(mine)) for middle in chosen])
+    best = int(np.argmax(support))
     if largest is not None:
-        shared = np.nonzero(votes >= NEARLY_AS_SHARED * votes[best])[0]
-        best = int(shared[np.argmax(cells[shared, largest])])
-    # the cell stands for a cluster of values; its middle is the median of the values near
-    # it, one a photo (a cell at the cluster's edge would leave half the photos out)
-    chosen = (cells[best] + 0.5) * cell
-    near = [mine[np.argmin(np.abs((mine - chosen) / tolerance).max(axis=1))]
+        shared = np.nonzero(support >= NEARLY_AS_SHARED * support[best])[0]
+        best = int(shared[np.argmax([chosen[k][largest] for k in shared])])
+    return chosen[best]
+
+
+def _middle(values: list[np.ndarray], centre: np.ndarray, tolerance: np.ndarray
+            ) -> np.ndarray:
+    """The middle of the values near ``centre``: the median of the nearest of each photo's
+    that is within ``tolerance`` (one a photo); ``centre`` where none is."""
+    near = [mine[np.argmin(np.abs((mine - centre) / tolerance).max(axis=1))]
             for mine in values if len(mine)]
-    near = [value for value in near if (np.abs(value - chosen) <= tolerance).all()]
-    return np.median(np.array(near), axis=0) if near else chosen
+    near = [value for value in near if (np.abs(value - centre) <= tolerance).all()]
+    return np.median(np.array(near), axis=0) if near else centre
 
 
 NEARLY_AS_SHARED = 0.8
-"""A value voted for by this share of the most shared one's votes is nearly as shared."""
+"""A value this share of photos have a pair near, of those the most shared one has, is nearly
+as shared."""
+SHORTLIST = 400
+SHORTLIST_VOTES = 0.4
+"""The cells of the most votes that ``_most_shared`` looks at closer: at most this many, each
+with at least this share of the most votes."""
 FAR_CELL = 400
 """The grid of ``_most_shared`` runs this many cells either way (six values of up to 803
 digits stay within 64 bits)."""
@@ -373,17 +492,39 @@ def _card_quad(image: np.ndarray) -> np.ndarray | None:
     table = np.median(border, axis=0)
     spread = np.median(np.linalg.norm(border - table, axis=1))
     unlike = (np.linalg.norm(lab - table, axis=2) > max(10.0, 4.0 * spread)).astype(np.uint8)
+    # specks of the table's grain and light first (joined to the card, they widen its
+    # rectangle), then the card's own gaps closed (art of the table's colour)
+    opening = max(3, int(min(h, w) * 0.015) | 1)
+    unlike = cv2.morphologyEx(unlike, cv2.MORPH_OPEN, np.ones((opening, opening), np.uint8))
     closing = max(3, int(min(h, w) * 0.03) | 1)
     unlike = cv2.morphologyEx(unlike, cv2.MORPH_CLOSE, np.ones((closing, closing), np.uint8))
     contours, _ = cv2.findContours(unlike, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     for contour in sorted(contours, key=cv2.contourArea, reverse=True)[:3]:
         quad = cv2.boxPoints(cv2.minAreaRect(cv2.convexHull(contour))).astype(np.float64)
-        sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
-        aspect = max(sides[0], sides[1]) / max(min(sides[0], sides[1]), 1e-9)
+        aspect = _aspect(quad)
         area = cv2.contourArea(quad.astype(np.float32))
         if 1.05 <= aspect <= 2.2 and MIN_CARD_AREA * h * w <= area <= 0.9 * h * w:
             return quad / factor
     return None
+
+
+def _alike(quads: Iterable[np.ndarray | None]) -> list[np.ndarray | None]:
+    """The cards found, each left out (None) whose proportions are unlike most others': a
+    region told badly from the table (the card and a patch of light beside it, or a planet
+    painted on a card of the table's colour) is no card to place its coordinates on."""
+    quads = list(quads)
+    aspects = [None if quad is None else _aspect(quad) for quad in quads]
+    known = [a for a in aspects if a is not None]
+    if len(known) < 3:
+        return quads
+    typical = float(np.median(known))
+    return [None if a is None or abs(math.log(a / typical)) > CARD_PROPORTION else quad
+            for quad, a in zip(quads, aspects)]
+
+
+def _aspect(quad: np.ndarray) -> float:
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    return float(max(sides[0], sides[1]) / max(min(sides[0], sides[1]), 1e-9))
 
 
 def _on_card(quad: np.ndarray, points: np.ndarray) -> np.ndarray:
