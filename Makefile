@@ -13,6 +13,9 @@ STAMP := $(VENV)/.installed-stamp
 # (pdftoppm) lets the tests read the printed sticker PDF back.
 APT_PACKAGES := python3 python3-venv python3-dev libzbar0 libmtdev1 libegl1 libgl1-mesa-dri \
                 libgl1 libgles2 poppler-utils
+# The tests alone: an X server with no window manager, where the app's window is checked to
+# take the screen as on a kiosk.
+TEST_APT_PACKAGES := xvfb
 # Raspberry Pi OS: picamera2 only comes from apt, and the venv must see system packages.
 ifneq ($(wildcard /etc/rpi-issue),)
 APT_PACKAGES += python3-picamera2
@@ -31,7 +34,7 @@ export OPENBLAS_NUM_THREADS := 1
 export KIVY_NO_ARGS := 1
 export KIVY_HOME := $(CURDIR)/.kivy
 
-.PHONY: run test bench setup system-packages clean install-pi pi-check demo-deck
+.PHONY: run test bench setup system-packages test-packages clean install-pi pi-check demo-deck
 
 # The kiosk on Raspberry Pi OS (Trixie, or Bookworm): a dedicated user, the app in /opt with
 # its own venv (seeing apt's numpy and picamera2), locked versions, the unit installed, enabled
@@ -44,7 +47,7 @@ run: setup
 # together in one (group "taught decks"), as they share the decks they teach.
 TEST_WORKERS ?= 2
 
-test: setup
+test: setup test-packages
 	$(BIN)/ruff check .
 	$(BIN)/mypy companion
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup
@@ -58,10 +61,11 @@ demo-deck: setup
 
 setup: $(STAMP)
 
-system-packages:
-	@command -v dpkg-query >/dev/null || { echo "not a Debian system: install $(APT_PACKAGES) yourself"; exit 0; }; \
+# Installs (apt, once) those of the packages named in $(1) that are missing.
+define apt_ensure
+	@command -v dpkg-query >/dev/null || { echo "not a Debian system: install $(1) yourself"; exit 0; }; \
 	missing=""; \
-	for p in $(APT_PACKAGES); do \
+	for p in $(1); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -69,6 +73,13 @@ system-packages:
 	  $(SUDO) apt-get update && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
 	fi
+endef
+
+system-packages:
+	$(call apt_ensure,$(APT_PACKAGES))
+
+test-packages:
+	$(call apt_ensure,$(TEST_APT_PACKAGES))
 
 $(STAMP): pyproject.toml | system-packages
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV_FLAGS) $(VENV)

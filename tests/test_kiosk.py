@@ -343,3 +343,55 @@ def test_a_layout_without_a_tray_and_a_failing_exposure_lock_leave_the_camera_ru
         assert worker.alive and not hasattr(camera, "crop")
     finally:
         worker.stop()
+
+
+WINDOW_REPORT = """
+import sys
+from pathlib import Path
+from ui.launch import prepare_kivy, run
+prepare_kivy(Path(sys.argv[1]))
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+from PIL import ImageGrab
+
+def report(_dt):
+    screen = ImageGrab.grab(xdisplay=sys.argv[2])
+    print("window", Window.left, Window.top, *Window.system_size, "screen", *screen.size,
+          flush=True)
+    App.get_running_app().stop()
+
+Clock.schedule_once(report, 2)
+run(camera="none", home=Path(sys.argv[1]))
+"""
+
+
+@pytest.mark.skipif(shutil.which("Xvfb") is None, reason="Xvfb is not installed")
+@pytest.mark.parametrize("screen", [(800, 480), (1280, 800)])
+def test_without_a_window_manager_the_window_takes_the_whole_screen(tmp_path, screen):
+    """X alone, as on a kiosk with no window manager: a window asked to be maximised stays
+    800x600, centred (at y=-60 on an 800x480 screen, its bottom bar off screen)."""
+    display = f":{90 + screen[0] % 7}"
+    server = subprocess.Popen(["Xvfb", display, "-screen", "0", f"{screen[0]}x{screen[1]}x24",
+                               "-nolisten", "tcp"], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    socket_path = Path(f"/tmp/.X11-unix/X{display[1:]}")
+    try:
+        for _ in range(100):  # the server is up when its socket is there
+            if socket_path.exists() or server.poll() is not None:
+                break
+            time.sleep(0.05)
+        env = {k: v for k, v in os.environ.items() if k != "SDL_VIDEODRIVER"}
+        env.update(DISPLAY=display, KIVY_HOME=str(tmp_path / "kivy"))
+        done = subprocess.run([sys.executable, "-c", WINDOW_REPORT, str(tmp_path / "home"),
+                               display], env=env, cwd=ROOT, capture_output=True, text=True,
+                              timeout=120)
+    finally:
+        server.terminate()
+        server.wait()
+    line = next((line for line in done.stdout.splitlines() if line.startswith("window")),
+                None)
+    assert line is not None, done.stderr[-2000:]
+    numbers = [int(word) for word in line.split() if word.lstrip("-").isdigit()]
+    assert numbers[4:] == list(screen), line  # the X server is the size asked for
+    assert numbers[:4] == [0, 0, *screen], line

@@ -35,6 +35,7 @@ from ui.camera import CameraWorker, source_opener
 from ui.demo import DemoMove, DemoTable
 from ui.i18n import _
 from ui.preferences import Preferences, load_preferences, save_preferences
+from ui.system import screen_area
 from ui.screens import theme
 from ui.screens.box_setup import BoxSetupScreen
 from ui.screens.calibration_view import CalibrationScreen
@@ -77,6 +78,15 @@ def use_keyboard_layout(language: str) -> None:
             keyboard.widget.layout = layout
 
 
+def _fill_screen() -> None:
+    """The window over its whole screen, where no window manager maximised it."""
+    area = screen_area()
+    if area is not None:
+        x, y, width, height = area
+        Window.left, Window.top = x, y
+        Window.size = (width, height)
+
+
 class CompanionApp(App):
     title = "Space Mission companion"
 
@@ -108,8 +118,10 @@ class CompanionApp(App):
 
     def __init__(self, camera: str = "auto", home: Path | None = None,
                  auto_confirm: bool = False, demo_seed: int = 7, demo_players: int = 3,
-                 **kwargs: object) -> None:
+                 fill_screen: bool = False, **kwargs: object) -> None:
         super().__init__(**kwargs)
+        self.fill_screen = fill_screen
+        """No size was asked for: the window takes its screen, window manager or not."""
         self.camera_spec = camera
         self.home = Path(home) if home is not None else default_home()
         self.auto_confirm_asked = auto_confirm
@@ -163,6 +175,8 @@ class CompanionApp(App):
         for name in KV_FILES:
             Builder.load_file(str(Path(__file__).parent / "screens" / f"{name}.kv"))
         Window.clearcolor = theme.BACKGROUND
+        if self.fill_screen:
+            _fill_screen()
         Window.bind(size=self._rescale, on_touch_down=self._touched)
         self._rescale(Window, Window.size)
         manager = ScreenManager(transition=NoTransition())

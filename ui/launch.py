@@ -56,4 +56,5 @@ def run(camera: str = "auto", home: Path | None = None, auto_confirm: bool = Fal
     home = home or default_home()
     prepare_kivy(home, size, fullscreen)
     from ui.app import CompanionApp
-    CompanionApp(camera=camera, home=home, auto_confirm=auto_confirm).run()
+    CompanionApp(camera=camera, home=home, auto_confirm=auto_confirm,
+                 fill_screen=size is None).run()

@@ -80,3 +80,73 @@ def keyboard_attached(devices: str | None = None) -> bool:
         if "kbd" in handlers.split() and ev and int(ev, 16) & EV_REP:
             return True
     return False
+
+
+SDL_WINDOW_FULLSCREEN = 0x1
+"""An SDL_WindowFlags (SDL_video.h). Its "maximised" flag is set by asking, whether or not
+a window manager did it, so the window's place is looked at instead."""
+FILLED = 0.9
+"""A window inside its screen's area, of at least this part of its width and height, was
+maximised by a window manager (less its title bar)."""
+
+
+class _Rect(ctypes.Structure):
+    _fields_ = [("x", ctypes.c_int), ("y", ctypes.c_int), ("w", ctypes.c_int),
+                ("h", ctypes.c_int)]
+
+
+def _loaded_sdl(maps: Path = Path("/proc/self/maps")) -> ctypes.CDLL | None:
+    """The SDL2 library Kivy drew its window with (its own copy in a wheel, or the system's),
+    as this process has it loaded."""
+    try:
+        lines = maps.read_text().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        path = line.split(maxsplit=5)[-1] if line.count(" ") >= 5 else ""
+        if Path(path).name.startswith("libSDL2-2"):
+            try:
+                return ctypes.CDLL(path)
+            except OSError:
+                return None
+    return None
+
+
+def screen_area() -> tuple[int, int, int, int] | None:
+    """Where the app's window should lie to fill its screen (x, y, width, height: the screen
+    less any panels), when it does not fill it already: None when it does (full screen, or
+    maximised by a window manager), or when SDL cannot say. Without a window manager (a
+    kiosk, X alone) a window asked to be maximised keeps SDL's default size, centred, so on
+    an 800x480 screen its bottom row lies off screen."""
+    sdl = _loaded_sdl()
+    if sdl is None:
+        return None
+    try:
+        sdl.SDL_GL_GetCurrentWindow.restype = ctypes.c_void_p
+        window = sdl.SDL_GL_GetCurrentWindow()
+        if not window:
+            return None
+        sdl.SDL_GetWindowFlags.argtypes = [ctypes.c_void_p]
+        sdl.SDL_GetWindowFlags.restype = ctypes.c_uint32
+        if sdl.SDL_GetWindowFlags(window) & SDL_WINDOW_FULLSCREEN:
+            return None
+        sdl.SDL_GetWindowDisplayIndex.argtypes = [ctypes.c_void_p]
+        display = sdl.SDL_GetWindowDisplayIndex(window)
+        area = _Rect()
+        if display < 0 or sdl.SDL_GetDisplayUsableBounds(display, ctypes.byref(area)) != 0:
+            return None
+        place = [ctypes.c_int() for _ in range(4)]
+        for function in (sdl.SDL_GetWindowPosition, sdl.SDL_GetWindowSize):
+            function.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
+        sdl.SDL_GetWindowPosition(window, ctypes.byref(place[0]), ctypes.byref(place[1]))
+        sdl.SDL_GetWindowSize(window, ctypes.byref(place[2]), ctypes.byref(place[3]))
+    except AttributeError:  # an SDL older than 2.0.5
+        return None
+    if area.w <= 0 or area.h <= 0:
+        return None
+    x, y, width, height = (value.value for value in place)
+    inside = x >= area.x and y >= area.y and x + width <= area.x + area.w and \
+        y + height <= area.y + area.h
+    if inside and width >= FILLED * area.w and height >= FILLED * area.h:
+        return None
+    return (area.x, area.y, area.w, area.h)
