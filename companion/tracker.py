@@ -128,9 +128,10 @@ class Tracker:
         elif tile is not None:
             proposals += self._tile_proposals(state, tile, reveal, entering)
             if not proposals and not any(takes_tile(state, e) for e in legal_events(state)):
-                flags.append(Notice.of("tile {number} ({tile}) is in the scan tray, but no "
+                # by its number: its kind lies face down, and the table reads the screen
+                flags.append(Notice.of("tile {number} is in the scan tray, but no "
                                        "action of {player}'s can take a tile now",
-                                       number=f"{tile.tile_id:02d}", tile=tile.kind,
+                                       number=f"{tile.tile_id:02d}",
                                        player=state.current_name))
         proposals = [p for p in proposals if p.event not in self._dismissed]
         return TrackerView(tuple(proposals), tuple(flags))

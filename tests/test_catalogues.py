@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import pytest
 
-from companion.rules import Game, Jump, Scan, TopUp, Undo
+from companion.rules import SPACE, TILE_KINDS, Game, Jump, Scan, TopUp, Undo
+from companion.observations import TileSeen
+from companion.simulate import simulate
+from companion.tracker import Proposal
 from tests.conftest import new_game
 from ui import i18n
 from ui.catalogues import problems
-from ui.words import action_name, error_text, log_lines, tile_name
+from ui.words import (action_name, error_text, last_moves, log_lines, proposal_question,
+                      proposal_source, tile_name)
 
 
 @pytest.fixture(autouse=True)
@@ -68,3 +72,34 @@ def test_the_pseudo_language_marks_everything_that_went_through_a_catalogue():
     i18n.set_language("pseudo")
     assert i18n._("Undo") == "\u2039Undo\u203a"
     assert i18n.pgettext("action", "Fly") == "\u2039Fly\u203a"
+
+
+@pytest.mark.parametrize("language", ["en", "de", "it"])
+def test_the_log_and_the_tokens_never_name_a_tile_taken_or_reserved(language):
+    """Tiles taken and reserved lie face down until the end, and the whole table reads the
+    screen: the log says a tile was taken, never which."""
+    i18n.set_language(language)
+    game = simulate(5, 4).game
+    played = game.played
+    taking = [event for _state, event in played
+              if getattr(event, "tile", None) not in (None, SPACE)]
+    assert len(taking) > 10  # the game took tiles: the test looks at something
+    names = {tile_name(kind) for kind in TILE_KINDS if kind != SPACE}
+    lines = [line.text for line in log_lines(game.setup, game.log)]
+    shown = lines + list(last_moves(game).values())
+    assert not [text for text in shown if any(name in text for name in names)]
+    assert any(_taken_words(language) in text for text in lines)
+
+
+def _taken_words(language: str) -> str:
+    return {"en": "taking a tile", "de": "ein Plättchen genommen",
+            "it": "prendendo una tessera"}[language]
+
+
+def test_a_proposal_names_the_tile_seen_by_its_number_not_its_kind():
+    game = new_game(2)
+    game.play(Jump("Caldera"))
+    sticker = TileSeen("SM1:T17:WAT", 17, "WAT", "scan-tray", ((0, 0), (1, 0), (1, 1), (0, 1)))
+    proposal = Proposal(Scan(tile="WAT"), tile=sticker)
+    assert proposal_question(game.state, proposal) == "Scan Caldera, reserving tile 17?"
+    assert proposal_source(proposal) == "tile 17 in the scan tray"

@@ -153,5 +153,5 @@ def test_noisy_observations_change_nothing_without_a_new_card():
 def test_a_tile_shown_when_no_action_can_take_one_is_flagged():
     view = Tracker().update(new_game(2).state, seen(tile(8, "WAT")))
     assert view.proposals == ()
-    assert words(view.flags) == ["tile 08 (WAT) is in the scan tray, but no action of Ann's can "
+    assert words(view.flags) == ["tile 08 is in the scan tray, but no action of Ann's can "
                                  "take a tile now"]

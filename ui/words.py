@@ -143,13 +143,13 @@ def event_sentence(state: GameState, event: Event) -> str:
             return _("{player} scanned {planet} and found only space tiles").format(
                 player=player, planet=planet)
         text = _("{player} scanned {planet}").format(player=player, planet=planet)
-        return text + _taking(event.tile, event.reveal, reserved=True)
+        return text + _taking(event.tile is not None, event.reveal, reserved=True)
     if isinstance(event, Develop):
         text = _("{player} developed {planet}").format(player=player, planet=planet)
-        return text + _taking(event.tile, event.reveal, reserved=False)
+        return text + _taking(event.tile is not None, event.reveal, reserved=False)
     if isinstance(event, Discover):
         text = _("{player} discovered on {planet}").format(player=player, planet=planet)
-        return text + _taking(event.tile, event.reveal, reserved=False)
+        return text + _taking(event.tile is not None, event.reveal, reserved=False)
     if isinstance(event, End):
         return _("The players ended the game")
     if isinstance(event, Inventory):
@@ -183,11 +183,12 @@ def last_moves(game: Game) -> dict[str, str]:
     return {player: " · ".join(moves) for player, (_turn, moves) in turns.items()}
 
 
-def _taking(tile: str | None, reveal: bool, reserved: bool) -> str:
+def _taking(tile: bool, reveal: bool, reserved: bool) -> str:
+    """The tile an action took, never its kind: tiles taken and reserved lie face down until
+    the end, and the whole table reads the screen."""
     text = ""
-    if tile is not None:
-        text = (_(", reserving a {tile}") if reserved else _(", taking a {tile}")).format(
-            tile=tile_name(tile))
+    if tile:
+        text = _(", reserving a tile") if reserved else _(", taking a tile")
     if reveal:
         text += _("; only space tiles are left there, face up")
     return text
@@ -244,7 +245,8 @@ class GameLog:
 # ---------------------------------------------------------------------------------------------
 
 def proposal_question(state: GameState, proposal: Proposal) -> str:
-    """What a proposal would do: "Jump to Caldera?", "Scan Caldera, reserving a water?"."""
+    """What a proposal would do: "Jump to Caldera?", "Scan Caldera, reserving tile 17?" (a
+    tile by its number, never its kind: it lies face down, and everyone reads the screen)."""
     event = proposal.event
     at = state.players[state.current].at
     planet = "" if at is None else state.setup.planets[at].name
@@ -261,9 +263,11 @@ def proposal_question(state: GameState, proposal: Proposal) -> str:
             player=event.player, tiles=", ".join(tile_name(t) for t in event.tiles) or "–")
     question = {"scan": _("Scan {planet}"), "develop": _("Develop {planet}"),
                 "discover": _("Discover on {planet}")}[event.type].format(planet=planet)
-    if tile is not None:
-        question += (_(", reserving a {tile}") if event.type == "scan" else
-                     _(", taking a {tile}")).format(tile=tile_name(tile))
+    if tile is not None and proposal.tile is not None:
+        question += (_(", reserving tile {number}") if event.type == "scan" else
+                     _(", taking tile {number}")).format(number=f"{proposal.tile.tile_id:02d}")
+    elif tile is not None:
+        question += _taking(True, False, reserved=event.type == "scan")
     return question + "?"
 
 
@@ -273,8 +277,8 @@ def proposal_source(proposal: Proposal) -> str:
     if proposal.cards:
         parts.append(_("{cards} on the pile").format(cards=cards_words(proposal.cards)))
     if proposal.tile is not None:
-        parts.append(_("tile {number} ({tile}) in the scan tray").format(
-            number=f"{proposal.tile.tile_id:02d}", tile=tile_name(proposal.tile.kind)))
+        parts.append(_("tile {number} in the scan tray").format(
+            number=f"{proposal.tile.tile_id:02d}"))
     if proposal.tiles_shown:
         parts.append(ngettext("{count} tile in the scan tray", "{count} tiles in the scan tray",
                               proposal.tiles_shown).format(count=proposal.tiles_shown))
