@@ -9,6 +9,7 @@ import errno
 import hashlib
 import json
 import os
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -192,23 +193,33 @@ def _started(path: Path) -> datetime:
         return datetime.fromtimestamp(0, UTC)
 
 
+def person(name: str) -> str:
+    """Who a name stands for: names that differ only in case or spaces ("Anna", " anna")
+    are one person, in the statistics and at the set-up table."""
+    return " ".join(name.split()).casefold()
+
+
 def statistics(records: Iterable[GameRecord]) -> list[PlayerStatistics]:
-    """Per player over finished games: games, wins, win rate, average and best score.
-    A game whose tiles are missing counts as played, not in the scores or the wins."""
+    """Per person (``person``) over finished games: games, wins, win rate, average and best
+    score, under the spelling of their name used most. A game whose tiles are missing counts
+    as played, not in the scores or the wins."""
     games: dict[str, list[PlayerResult]] = {}
     decided: dict[str, int] = {}
+    spellings: dict[str, Counter[str]] = {}
     for record in records:
         if not record.ended or record.problem is not None:
             continue
         known = not record.tiles_missing
         for result in record.results:
-            games.setdefault(result.name, []).append(result)
-            decided[result.name] = decided.get(result.name, 0) + (known and result.winner)
+            key = person(result.name)
+            games.setdefault(key, []).append(result)
+            decided[key] = decided.get(key, 0) + (known and result.winner)
+            spellings.setdefault(key, Counter())[result.name] += 1
     rows = []
-    for name, results in games.items():
+    for key, results in games.items():
         totals = [r.total for r in results if r.total is not None]
         rows.append(PlayerStatistics(
-            name, len(results), decided[name], len(totals),
+            spellings[key].most_common(1)[0][0], len(results), decided[key], len(totals),
             sum(totals) / len(totals) if totals else None, max(totals) if totals else None))
     return sorted(rows, key=lambda s: (-s.wins, -s.games, s.name))
 

@@ -212,3 +212,28 @@ def test_a_preference_that_cannot_be_used_falls_back_to_its_default_and_keeps_th
                                       (Regular("Anna", "blue"),))
     for hostile in (tmp_path, Path("/dev/zero")):
         assert load_preferences(hostile).problem  # said, and the defaults used
+
+
+def test_names_that_differ_only_in_case_and_spaces_are_one_person_in_the_statistics(tmp_path):
+    from companion.library import person, statistics
+    library = Library(tmp_path)
+    for seed in (3, 4):
+        session = Session(library)
+        session.start(simulate(seed, 2).setup)
+        for event in simulate(seed, 2).events:
+            session.play(event)
+        session.close()
+    second = sorted(library.games.glob("*.jsonl"))[1]
+    second.write_text(second.read_text().replace('"Ann"', '" ann "'))
+    assert {name for r in library.records() for name in r.players} == {"Ann", " ann ", "Ben"}
+    rows = statistics(library.records())
+    assert sorted(row.name for row in rows) == ["Ann", "Ben"]
+    assert next(row for row in rows if row.name == "Ann").games == 2
+    assert person("  Anna  Maria ") == person("anna maria")
+
+
+def test_the_regulars_keep_one_line_per_person_the_latest_spelling_first():
+    from ui.preferences import Preferences, Regular
+    before = Preferences().with_players([("anna", "red"), ("Bruno", "blue")])
+    after = before.with_players([("Anna", "green")])
+    assert after.roster == (Regular("Anna", "green"), Regular("Bruno", "blue"))

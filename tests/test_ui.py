@@ -169,6 +169,18 @@ def test_on_the_kiosk_a_name_is_typed_on_the_docked_keyboard_of_the_language(
     assert problems_of(result) == {}  # the name field stays above the keyboard
 
 
+def test_a_regular_seated_stays_in_place_and_a_name_in_another_case_is_the_same_person(
+        tmp_path):
+    result = drive("regulars", "800x480", tmp_path)
+    before, after = result["before"], result["after"]
+    assert set(before) == {"Anna", "Bruno", "Carla"}
+    assert {name: place[:2] for name, place in after.items()} == \
+        {name: place[:2] for name, place in before.items()}  # nothing moved under a finger
+    assert after["Anna"][2] is True and after["Bruno"][2] is False
+    assert result["message"] == "Anna is already at the table."
+    assert result["seated"] == [["Anna", "red"], ["Bruno", "blue"]]
+
+
 def test_on_the_kiosk_with_a_keyboard_plugged_in_no_keyboard_covers_the_screen(tmp_path):
     from tests.test_kiosk import PI_INPUTS, USB_KEYBOARD
     devices = tmp_path / "devices"

@@ -581,6 +581,34 @@ def scenario_keyboard():  # type: ignore[no-untyped-def]
     result["seated"] = [name for name, _color in setup.seats]
 
 
+def scenario_regulars():  # type: ignore[no-untyped-def]
+    """The table's regulars at set-up: a regular seated stays in its place in the list
+    (dimmed), and a name typed that differs from a regular's only in case and spaces is
+    that regular."""
+    app.preferences = app.preferences.with_players(
+        [("Anna", "red"), ("Bruno", "blue"), ("Carla", "green")])
+    tap(screen("home").ids.new_game)
+    yield from settle()
+    setup = screen("setup")
+
+    def places() -> dict[str, list]:  # type: ignore[type-arg]
+        return {b.text: [round(b.x), round(b.y), b.disabled]
+                for b in setup.ids.roster.children}
+    result["before"] = places()
+    tap(find(setup.ids.roster, "RosterButton", text="Anna"))
+    yield from settle()
+    result["after"] = places()
+    setup.ids.new_name.text = "  anna "
+    tap(setup.ids.add)
+    yield from settle()
+    result["message"] = setup.message
+    setup.ids.new_name.text = "bruno"
+    tap(setup.ids.add)
+    yield from settle()
+    result["seated"] = [list(seat) for seat in setup.seats]
+    shot("setup-regulars")
+
+
 def tap_key(keyboard, letter: str) -> None:  # type: ignore[no-untyped-def]
     """A touch on the docked keyboard's key for ``letter`` (found by its place on the
     keyboard's layout, as a finger finds it)."""
@@ -932,7 +960,7 @@ SCENARIOS = {"teach": scenario_teach, "screens": scenario_screens, "legal": scen
              "keyboard": scenario_keyboard, "first_boot": scenario_first_boot,
              "usb_backup": scenario_usb_backup, "long_game": scenario_long_game,
              "read_only_home": scenario_read_only_home,
-             "teach_photos": scenario_teach_photos,
+             "teach_photos": scenario_teach_photos, "regulars": scenario_regulars,
              "hostile_calibration": scenario_hostile_calibration}
 
 

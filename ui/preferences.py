@@ -15,6 +15,7 @@ from typing import Any
 
 from companion.files import read_regular, write_atomically
 from companion.jsontext import JSONTextError, parse_json
+from companion.library import person
 from companion.rules import PLAYER_COLORS
 from ui.i18n import LANGUAGES
 
@@ -46,8 +47,8 @@ class Preferences:
     def with_players(self, seats: list[tuple[str, str]]) -> Preferences:
         """The roster after a game with these players: they come first, newest colours."""
         chosen = [Regular(name, color) for name, color in seats]
-        names = {r.name for r in chosen}
-        kept = [r for r in self.roster if r.name not in names]
+        people = {person(r.name) for r in chosen}
+        kept = [r for r in self.roster if person(r.name) not in people]
         return replace(self, roster=tuple((chosen + kept)[:ROSTER_SIZE]))
 
     def to_json(self) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 
+from companion.library import person
 from companion.rules import (MAX_PLAYERS, MIN_PLAYERS, PLAYER_COLORS, RING_SIZE, PlayerSeat,
                              RulesError, Setup)
 from ui.i18n import _
@@ -69,7 +70,13 @@ class GameSetupScreen(Screen):
     # -- players -------------------------------------------------------------------------------
 
     def seat(self, name: str, color: str | None = None) -> None:
-        name = name.strip()
+        """Seats a player; a name that is a regular's but for case and spaces seats that
+        regular (one person, one line in the statistics)."""
+        name = " ".join(name.split())
+        regular = next((r for r in App.get_running_app().preferences.roster
+                        if person(r.name) == person(name)), None)
+        if regular is not None:
+            name, color = regular.name, color or regular.color
         if not name:
             self.message = _("A player needs a name.")
             return
@@ -77,7 +84,7 @@ class GameSetupScreen(Screen):
             self.message = _("Names of up to {count} letters fit the screen.").format(
                 count=NAME_LENGTH)
             return
-        if any(n == name for n, _c in self.seats):
+        if any(person(n) == person(name) for n, _c in self.seats):
             self.message = _("{name} is already at the table.").format(name=name)
             return
         if len(self.seats) >= MAX_PLAYERS:
@@ -207,11 +214,12 @@ class GameSetupScreen(Screen):
             seated.add_widget(row)
         roster = self.ids.roster
         roster.clear_widgets()
-        names = {n for n, _c in self.seats}
+        people = {person(n) for n, _c in self.seats}
         for regular in app.preferences.roster:
-            if regular.name in names:
-                continue
-            button = Factory.RosterButton(text=regular.name, color_name=regular.color)
+            # a seated regular stays in its place, dimmed: the list does not move under a
+            # finger tapping several names in a row
+            button = Factory.RosterButton(text=regular.name, color_name=regular.color,
+                                          disabled=person(regular.name) in people)
             button.bind(on_release=lambda _w, r=regular: self.seat(r.name, r.color))
             roster.add_widget(button)
         starters = self.ids.starters
