@@ -169,6 +169,19 @@ def test_on_the_kiosk_a_name_is_typed_on_the_docked_keyboard_of_the_language(
     assert problems_of(result) == {}  # the name field stays above the keyboard
 
 
+@pytest.mark.parametrize(("language", "banner", "gauge"), [
+    ("en", "Final round: the last turn · action 2 of 2",
+     "12 space tiles face up: the game ends after this round"),
+    ("de", "Letzte Runde: der letzte Zug · Aktion 2 von 2",
+     "12 offene Space-Plättchen: das Spiel endet nach dieser Runde")])
+def test_the_final_round_is_a_banner_and_the_gauge_says_the_end_is_reached(
+        tmp_path, language, banner, gauge):
+    """A game past its threshold (12 space tiles up, 10 end it), the last player's turn."""
+    result = drive("final_round", "800x480", tmp_path, UI_LANG=language)
+    assert result["final"] == {"banner": banner, "gauge": gauge}
+    assert problems_of(result) == {}
+
+
 def test_a_regular_seated_stays_in_place_and_a_name_in_another_case_is_the_same_person(
         tmp_path):
     result = drive("regulars", "800x480", tmp_path)

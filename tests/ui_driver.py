@@ -732,6 +732,25 @@ def scenario_resume():  # type: ignore[no-untyped-def]
     yield
 
 
+def scenario_final_round():  # type: ignore[no-untyped-def]
+    """A game played on to its final round, and past the threshold: the play screen from
+    across the table."""
+    app.set_language(LANGUAGE)
+    game = simulate(1, 4)  # its final round starts with 12 space tiles up, 10 ending it
+    app.session.start(game.setup)
+    for event in game.events:
+        if app.session.state.final_round:
+            break
+        app.session.play(event)
+    app.show("play")
+    app._publish()
+    yield from settle()
+    play = screen("play")
+    result["final"] = {"banner": play.final_text if play.final_round else "",
+                       "gauge": play.gauge_text}
+    shot("play-final")
+
+
 def scenario_long_game():  # type: ignore[no-untyped-def]
     """A record of many thousands of lines resumed: each tap words the one new line, not the
     whole record again."""
@@ -961,6 +980,7 @@ SCENARIOS = {"teach": scenario_teach, "screens": scenario_screens, "legal": scen
              "usb_backup": scenario_usb_backup, "long_game": scenario_long_game,
              "read_only_home": scenario_read_only_home,
              "teach_photos": scenario_teach_photos, "regulars": scenario_regulars,
+             "final_round": scenario_final_round,
              "hostile_calibration": scenario_hostile_calibration}
 
 

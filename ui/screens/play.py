@@ -113,6 +113,8 @@ class PlayScreen(Screen):
     gauge = NumericProperty(0)
     gauge_text = StringProperty("")
     final_round = BooleanProperty(False)
+    final_text = StringProperty("")
+    """In the final round, what the banner says: how many turns are left."""
     can_undo = BooleanProperty(False)
     can_redo = BooleanProperty(False)
     watching = BooleanProperty(False)
@@ -168,9 +170,20 @@ class PlayScreen(Screen):
         self.turn_text = _("Action {action} of 2 · round {round}").format(
             action=board.action, round=board.round)
         self.gauge = min(1.0, board.revealed_space / board.threshold)
-        self.gauge_text = _("Space tiles face up: {revealed} of {threshold}").format(
-            revealed=board.revealed_space, threshold=board.threshold)
+        if board.revealed_space < board.threshold:
+            self.gauge_text = _("Space tiles face up: {revealed} of {threshold}").format(
+                revealed=board.revealed_space, threshold=board.threshold)
+        else:  # past the threshold, "14 of 8" would read as a count still running
+            self.gauge_text = ngettext(
+                "{revealed} space tile face up: the game ends after this round",
+                "{revealed} space tiles face up: the game ends after this round",
+                board.revealed_space).format(revealed=board.revealed_space)
         self.final_round = board.final_round
+        # the round ends with the player before the start player (the engine's count)
+        turns_left = len(names) - board.turn % len(names)
+        self.final_text = (ngettext("Final round: the last turn",
+                                    "Final round: {count} turns left", turns_left).format(
+            count=turns_left) + " · " + _("action {action} of 2").format(action=board.action))
         self._legal = {}
         for event in legal_events(state):
             self._legal.setdefault(event.type, []).append(event)
