@@ -441,8 +441,11 @@ class PlayScreen(Screen):
         player, gate = board.players[index], points[index]
         lines = [
             _("Colour: {color}.").format(color=color_name(player.color)),
-            (_("Jump gate: {place} place with {probes} probes: {points} points.").format(
-                place=place_words(player.gate_place), probes=player.probes, points=gate)
+            (ngettext("Jump gate: {place} place with {probes} probe: {points} points.",
+                      "Jump gate: {place} place with {probes} probes: {points} points.",
+                      player.probes).format(
+                place=("=" if player.gate_tied else "") + place_words(player.gate_place),
+                probes=player.probes, points=gate)
              if player.probes else _("No probes on the jump gate yet.")),
             ngettext("{count} station: {points} points.", "{count} stations: {points} points.",
                      player.stations).format(count=player.stations,
