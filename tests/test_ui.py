@@ -64,6 +64,10 @@ def test_every_screen_and_state_is_whole_and_touchable(tmp_path, size, languages
         assert state in shots
         for language in languages.split(","):
             assert (ARTIFACTS / f"{state}-{language}-{size}.png").exists(), (state, language)
+    # touch only (no camera): nothing to calibrate or teach, the screen says how to get one
+    assert sorted(result["no_camera"]) == sorted(languages.split(","))
+    assert all(offered == {"calibrate": False, "teach": False}
+               for offered in result["no_camera"].values())
 
 
 def test_every_shown_string_went_through_a_catalogue(tmp_path):

@@ -435,6 +435,10 @@ def every_state():  # type: ignore[no-untyped-def]
     app.show("calibration")
     yield from settle()
     shot("calibration")
+    calibration = screen("calibration")
+    result.setdefault("no_camera", {})[LANGUAGE] = {
+        "calibrate": not calibration.ids.calibrate.disabled,
+        "teach": not calibration.ids.teach.disabled}
 
 
 def _card(code: str):  # type: ignore[no-untyped-def]

@@ -88,10 +88,14 @@ class CalibrationScreen(Screen):
     """What the reader knows of the deck, and what to photograph again."""
     deck_kind = StringProperty("done")
     offer_sheets = BooleanProperty(False)
+    camera = BooleanProperty(True)
+    """A camera was opened at start (False: touch-only play, where there is nothing to
+    calibrate, and the screen says how to get a camera instead)."""
     """Not calibrated and a USB stick is in: the sheets to print can go on it."""
 
     def on_pre_enter(self, *_args: object) -> None:
         app = App.get_running_app()
+        self.camera = app.camera is not None
         self.calibrated = app.calibration.image_to_table is not None
         self.deck, self.deck_kind = deck_words(app.calibration)
         if app.calibration_problem and not self.advice:

@@ -320,8 +320,10 @@ class PlayScreen(Screen):
             grid.clear_widgets()
             if not lines:
                 row = self._log_rows[0]
-                row.text = _("{player} begins. Tap an action, or lay a card on the discard "
-                             "pile.").format(player=state.current_name)
+                row.text = (_("{player} begins. Tap an action, or lay a card on the "
+                              "discard pile.") if self.watching else
+                            _("{player} begins. Tap an action.")).format(
+                    player=state.current_name)
                 row.color_name = row.mark = ""
                 grid.add_widget(row)
             for row, line in zip(self._log_rows, lines):
