@@ -186,6 +186,14 @@ def test_the_final_round_is_a_banner_and_the_gauge_says_the_end_is_reached(
     assert problems_of(result) == {}
 
 
+def test_the_language_changes_where_the_user_is_and_in_two_taps_during_play(tmp_path):
+    result = drive("language", "800x480", tmp_path)
+    assert result["after_settings"] == ["settings", "it"]  # not the last game's score sheet
+    assert result["after_menu"] == ["play", "de", True]  # ☰, Deutsch: play goes on
+    assert result["back"] == "play"  # Settings opened from play goes back to play
+    assert problems_of(result) == {}
+
+
 def test_a_regular_seated_stays_in_place_and_a_name_in_another_case_is_the_same_person(
         tmp_path):
     result = drive("regulars", "800x480", tmp_path)

@@ -755,6 +755,46 @@ def scenario_final_round():  # type: ignore[no-untyped-def]
     shot("play-final")
 
 
+def scenario_language():  # type: ignore[no-untyped-def]
+    """The language changed in Settings after a finished game stays in Settings; in play,
+    the menu changes it in two taps and play goes on; Settings opened from play goes back
+    there."""
+    app.show("settings")  # built before the game's screens, so it is not the last one
+    yield from settle()
+    game = simulate(3, 2)
+    app.session.start(game.setup)
+    for event in game.events:
+        app.session.play(event)
+    app._publish()
+    app.show("play")  # a finished game: its play screen sends the user on to the score sheet
+    yield from settle()
+    app.show("home")
+    yield from settle()
+    tap(screen("home").ids.settings)
+    yield from settle()
+    tap(screen("settings").ids.lang_it)
+    for _ in range(5):
+        yield from settle()
+    result["after_settings"] = [app.manager.current, app.language]
+    app.show("home")
+    yield from settle()
+    yield from start_game(2)
+    tap(screen("play").ids.menu)
+    yield from settle()
+    shot("play-menu")
+    tap(modal().ids.lang_de)
+    for _ in range(5):
+        yield from settle()
+    result["after_menu"] = [app.manager.current, app.language, modal() is None]
+    tap(screen("play").ids.menu)
+    yield from settle()
+    tap(modal().ids.settings)
+    yield from settle()
+    tap(screen("settings").ids.back)
+    yield from settle()
+    result["back"] = app.manager.current
+
+
 def scenario_long_game():  # type: ignore[no-untyped-def]
     """A record of many thousands of lines resumed: each tap words the one new line, not the
     whole record again."""
@@ -984,7 +1024,7 @@ SCENARIOS = {"teach": scenario_teach, "screens": scenario_screens, "legal": scen
              "usb_backup": scenario_usb_backup, "long_game": scenario_long_game,
              "read_only_home": scenario_read_only_home,
              "teach_photos": scenario_teach_photos, "regulars": scenario_regulars,
-             "final_round": scenario_final_round,
+             "final_round": scenario_final_round, "language": scenario_language,
              "hostile_calibration": scenario_hostile_calibration}
 
 

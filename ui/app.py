@@ -131,6 +131,8 @@ class CompanionApp(App):
         self.preferences = Preferences()
         self.calibration_problem = ""
         """Why the saved calibration file was not used, when it was not."""
+        self.settings_from = "home"
+        """The screen Settings was opened from, where its Back goes."""
         self._published: tuple[Journal | None, int] = (None, -1)
         self._log_key: tuple[Journal, str] | None = None
         self._log: GameLog | None = None
@@ -227,6 +229,8 @@ class CompanionApp(App):
         screen is not carried over to the next."""
         if self.manager.current != name:
             self.say("")
+            if name == "settings":  # its Back returns there
+                self.settings_from = self.manager.current or "home"
         if not self.manager.has_screen(name):
             self.manager.add_widget(SCREENS[name](name=name))
         self.manager.current = name
@@ -373,6 +377,11 @@ class CompanionApp(App):
         self._save_preferences(Preferences(self.language, self.preferences.roster,
                                            self.preferences.auto_confirm))
         current = self.manager.current
+        # the other screens go first: were the shown one removed while others remain, the
+        # manager would show one of those, and a finished game's play screen, entered so,
+        # sends the user on to its score sheet
+        for screen in [s for s in self.manager.screens if s.name != current]:
+            self.manager.remove_widget(screen)
         self.manager.clear_widgets()
         self.say("", "info")
         self.show(current)

@@ -477,6 +477,18 @@ class FrameSample(Widget):
     frame_color = ListProperty(list(theme.TARGET))
 
 
+class MenuDialog(ModalView):
+    """The menu behind the play screen's ☰: the screen's language, home, settings."""
+
+    def choose_language(self, code: str) -> None:
+        self.dismiss()  # before the screens are built anew in the language
+        App.get_running_app().set_language(code)
+
+    def go(self, screen: str) -> None:
+        self.dismiss()
+        App.get_running_app().show(screen)
+
+
 class LegendDialog(ModalView):
     """Every mark of the board and the tokens, drawn as the screen draws it, with its meaning."""
 
