@@ -41,11 +41,10 @@ SURROUNDS = (31, 11)
 """Sides of the squares around each pixel whose mean ink it must exceed (working px), each
 looked with apart: about twice the largest spot, so a badge's own ink does not hide it; and
 about a small number's size, so a patch of the same ink beside it does not."""
-LEVELS = (0.3, 0.2)
+LEVEL = 0.3
 """How much more of its ink than its surroundings a pixel must show, and how much of the
-ink itself (a fraction of the deck's typical chroma), each looked with apart: the higher
-keeps a badge apart from a card's painted edge of its ink; the lower finds a thin, blurred
-number on a pale panel, that the higher breaks into specks or loses."""
+ink itself (a fraction of the deck's typical chroma): faint enough for coordinates in dim
+light."""
 PIXEL_ANGLE = 35.0
 """A pixel is of an ink only when its colour's direction is within this many degrees of the
 ink's (a purple nebula beside a blue badge is not blue)."""
@@ -130,31 +129,24 @@ def _spots_at(lab: np.ndarray, table: np.ndarray, scale: float, last: bool) -> l
     # to two units)
     index = (lab[..., 1] >> 1).astype(np.uint16) << 7 | (lab[..., 2] >> 1)
     own = np.take(table, index, axis=0)
+    level = int(round(LEVEL * INK_UNIT))
+    inked = own > level
     sizes = (SPOT_PX[0], SPOT_PX[1] if not last else max(lab.shape[:2]) / 3)
+    closing = np.ones((3, 3), np.uint8)
     spots = []
     for side in SURROUNDS:
         surround = cv2.boxFilter(own, -1, (side, side), borderType=cv2.BORDER_REFLECT)
-        contrast = cv2.subtract(own, surround)
-        for fraction in LEVELS:
-            level = int(round(fraction * INK_UNIT))
-            spots += _patches((own > level) & (contrast > level), scale, sizes)
-    return spots
-
-
-def _patches(marked: np.ndarray, scale: float, sizes: tuple[float, float]) -> list[Spot]:
-    """The spots of each ink's marked pixels (``marked``: H x W x 3, one channel an ink)."""
-    marked = marked.view(np.uint8)
-    closing = np.ones((3, 3), np.uint8)
-    spots: list[Spot] = []
-    for k in range(len(COLOURS)):
-        mask = cv2.morphologyEx(np.ascontiguousarray(marked[..., k]), cv2.MORPH_CLOSE,
-                                closing)
-        # every patch's outer boundary, those inside another's hole too (a badge on a card
-        # lying on a table of its ink)
-        outlines, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-        if hierarchy is not None:
-            outer = [c for c, h in zip(outlines, hierarchy[0]) if h[3] < 0]
-            spots += _described(outer, COLOURS[k], scale, sizes)
+        marked = (inked & (cv2.subtract(own, surround) > level)).view(np.uint8)
+        for k in range(len(COLOURS)):
+            mask = cv2.morphologyEx(np.ascontiguousarray(marked[..., k]), cv2.MORPH_CLOSE,
+                                    closing)
+            # every patch's outer boundary, those inside another's hole too (a badge on a
+            # card lying on a table of its ink)
+            outlines, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP,
+                                                   cv2.CHAIN_APPROX_SIMPLE)
+            if hierarchy is not None:
+                outer = [c for c, h in zip(outlines, hierarchy[0]) if h[3] < 0]
+                spots += _described(outer, COLOURS[k], scale, sizes)
     return spots
 
 
