@@ -29,7 +29,9 @@ those decisions live:
   split is not known, so it is not enforced.
 - An empty draw pile is replaced by the shuffled discard pile as soon as there is one, after
   any action, not only during a top up.
-- A tile inventory uses no action and may be entered before or after the end.
+- A tile inventory uses no action and may be entered before or after the end. A player's
+  later inventory replaces the earlier one: it is checked against the tiles play recorded, not
+  against the earlier inventory, so a count entered wrong can be corrected.
 - ``end`` on a game that has already ended is refused (undo reopens a game, then it may end).
 - Redo is a journal event (``{"type": "redo"}``, an extension of format v1 that older records
   never hold, so they replay unchanged): it plays again the event the latest undo cancelled.
@@ -741,10 +743,19 @@ class PlayerState:
     """Probes on the jump gate."""
     stations: int = 0
     tiles: list[str | None] = field(default_factory=list)
-    """Tiles received, by kind where known."""
+    """Tiles received, by kind where known: as play recorded them, or as the player's latest
+    tile inventory lists them."""
+    played: list[str | None] = field(default_factory=list)
+    """Tiles received as play recorded them, whatever an inventory said since: what a later
+    inventory, correcting an earlier one, is checked against."""
+
+    def receive(self, tile: str | None) -> None:
+        self.tiles.append(tile)
+        self.played.append(tile)
 
     def copy(self) -> PlayerState:
-        return PlayerState(self.at, self.hand, self.probes, self.stations, list(self.tiles))
+        return PlayerState(self.at, self.hand, self.probes, self.stations, list(self.tiles),
+                           list(self.played))
 
 
 @dataclass(slots=True)
@@ -847,7 +858,8 @@ class GameState:
         return {
             "setup": self.setup.to_json(),
             "players": [{"at": p.at, "hand": p.hand, "probes": p.probes,
-                         "stations": p.stations, "tiles": list(p.tiles)} for p in self.players],
+                         "stations": p.stations, "tiles": list(p.tiles),
+                         "played": list(p.played)} for p in self.players],
             "stacks": [{"left": s.left, "revealed": s.revealed, "developer": s.developer,
                         "reservations": [[r.player, r.tile] for r in s.reservations],
                         "only_space_scan": s.only_space_scan}
@@ -861,7 +873,8 @@ class GameState:
     def from_json(cls, data: Mapping[str, Any]) -> GameState:
         return cls(
             Setup.from_json(data["setup"]),
-            [PlayerState(p["at"], p["hand"], p["probes"], p["stations"], list(p["tiles"]))
+            [PlayerState(p["at"], p["hand"], p["probes"], p["stations"], list(p["tiles"]),
+                         list(p.get("played", p["tiles"])))
              for p in data["players"]],
             [StackState(s["left"], s["revealed"], s["developer"],
                         [Reservation(r[0], r[1]) for r in s["reservations"]],
@@ -1161,10 +1174,10 @@ def _develop(state: GameState, action: Develop) -> None:
     state.players[me].stations += 1
     stack.developer = me
     for reservation in stack.reservations:
-        state.players[reservation.player].tiles.append(reservation.tile)
+        state.players[reservation.player].receive(reservation.tile)
     stack.reservations = []  # the probes go back to their owners' piles
     if taking:
-        state.players[me].tiles.append(action.tile)
+        state.players[me].receive(action.tile)
         _take_from_stack(state, here, action.reveal)
 
 
@@ -1173,7 +1186,7 @@ def _discover(state: GameState, action: Discover) -> None:
     here = state.players[me].at
     assert here is not None
     _stack_to_change(state, here)
-    state.players[me].tiles.append(action.tile)
+    state.players[me].receive(action.tile)
     _take_from_stack(state, here, action.reveal)
 
 
@@ -1208,12 +1221,13 @@ def _advance(state: GameState) -> None:
 def _inventory(state: GameState, event: Inventory) -> None:
     who = state.setup.player_index(event.player)
     player = state.players[who]
-    if len(event.tiles) != len(player.tiles):
+    if len(event.tiles) != len(player.played):
         raise InventoryError("{player} holds {held} tiles; this inventory lists {count}",
-                             player=event.player, held=len(player.tiles),
+                             player=event.player, held=len(player.played),
                              count=len(event.tiles))
     listed = Counter(event.tiles)
-    for kind, count in Counter(t for t in player.tiles if t is not None).items():
+    # checked against play, not an earlier inventory: a later one corrects it
+    for kind, count in Counter(t for t in player.played if t is not None).items():
         if listed[kind] < count:
             raise InventoryError("the record says {player} has {count} × {kind}; this "
                                  "inventory lists {listed}", player=event.player,

@@ -585,6 +585,20 @@ def test_an_inventory_fills_in_unknown_kinds_and_does_not_use_an_action():
     assert (state.current_name, state.action) == before
 
 
+def test_a_later_inventory_corrects_an_earlier_one_within_what_play_recorded():
+    game = new_game(2)
+    at(game, "Freezer")
+    play(game, {"type": "scan"}, SKIP, SKIP, {"type": "develop"})
+    play(game, {"type": "tiles", "player": "Ann", "tiles": ["WAT", "MIN-B"]})
+    state = play(game, {"type": "tiles", "player": "Ann", "tiles": ["MED", "MIN-R"]})
+    assert state.players[0].tiles == ["MED", "MIN-R"]  # a count entered wrong, corrected
+    assert GameState.from_json(state.to_json()).players[0] == state.players[0]
+    game = developed_freezer()  # play recorded a water: every inventory must list it
+    play(game, {"type": "tiles", "player": "Ann", "tiles": ["WAT", "MED"]})
+    with pytest.raises(InventoryError, match="record says Ann has 1 × WAT"):
+        play(game, {"type": "tiles", "player": "Ann", "tiles": ["MED", "MED"]})
+
+
 def test_variant_yucata_refuses_an_inventory_with_a_space_tile():
     game = new_game(2, variant="yucata")
     at(game, "Freezer")

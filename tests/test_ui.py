@@ -194,6 +194,20 @@ def test_the_language_changes_where_the_user_is_and_in_two_taps_during_play(tmp_
     assert problems_of(result) == {}
 
 
+def test_tiles_entered_are_corrected_kept_when_unsaved_and_undone_only_when_confirmed(
+        tmp_path):
+    result = drive("tile_entry", "800x480", tmp_path)
+    assert result["save_unchanged"] is True  # a player entered: nothing to save as it is
+    assert result["corrected"] == [True, True, "done"]  # entering again replaces the entry
+    assert result["left_unsaved"] == "Ben's counts are not saved yet; they wait on the " \
+        "score sheet."
+    assert result["draft_kept"] == 1
+    assert result["undo_asks"].startswith("This takes back: Ann's tiles entered")
+    assert result["kept"] is True  # "Keep it" takes nothing back
+    assert result["undone_redo"] is True and result["redone"] is True
+    assert problems_of(result) == {}
+
+
 def test_a_regular_seated_stays_in_place_and_a_name_in_another_case_is_the_same_person(
         tmp_path):
     result = drive("regulars", "800x480", tmp_path)

@@ -38,8 +38,8 @@ from kivy.uix.scrollview import ScrollView  # noqa: E402
 
 from companion.journal import read_journal  # noqa: E402
 from companion.library import bg_stats_play, record_of  # noqa: E402
-from companion.rules import (Develop, Discover, End, Fly, Inventory, Jump, Redo,  # noqa: E402
-                             Scan, TopUp, Undo, takes_tile)
+from companion.rules import (TILE_KINDS, Develop, Discover, End, Fly, Inventory, Jump,  # noqa: E402
+                             Redo, Scan, TopUp, Undo, takes_tile)
 from companion.scoring import score  # noqa: E402
 from companion.simulate import Simulation, simulate  # noqa: E402
 from companion.tracker import Proposal, TrackerView  # noqa: E402
@@ -795,6 +795,67 @@ def scenario_language():  # type: ignore[no-untyped-def]
     result["back"] = app.manager.current
 
 
+def scenario_tile_entry():  # type: ignore[no-untyped-def]
+    """The score sheet's tile entry: a player entered is corrected by entering again; counts
+    not saved wait when the user looks elsewhere; Undo asks first, and Redo plays again."""
+    game = Simulation(4, 2, hide_rate=1.0).run()  # no kind known: each player's are entered
+    app.session.start(game.setup)
+    inventories = [e for e in game.events if isinstance(e, Inventory)]
+    for event in game.events:
+        if isinstance(event, Inventory):
+            break
+        app.session.play(event)
+    app._publish()
+    app.show("end")
+    yield from settle()
+    end = screen("end")
+    first, second = inventories[0], inventories[1]
+    yield from enter_tiles(first)
+    tap(find(end.ids.players, "TouchButton", text=f"{first.player}: done"))
+    yield from settle()
+    result["save_unchanged"] = end.ids.save.disabled
+    kinds = sorted(set(first.tiles))
+    other = next(k for k in TILE_KINDS if k not in kinds and k != "SPC")
+    tap(find(end.ids.counts, "TileCounter", kind=kinds[0]).ids.minus)
+    tap(find(end.ids.counts, "TileCounter", kind=other).ids.plus)
+    yield from settle()
+    tap(end.ids.save)
+    yield from settle()
+    held = app.state.players[app.state.setup.player_index(first.player)].tiles
+    result["corrected"] = [held.count(kinds[0]) == first.tiles.count(kinds[0]) - 1,
+                           other in held, app.message_kind]
+    tap(find(end.ids.players, "TouchButton", text=second.player))
+    yield from settle()
+    tap(find(end.ids.counts, "TileCounter", kind=second.tiles[0]).ids.plus)
+    yield from settle()
+    app.show("home")
+    yield from settle()
+    result["left_unsaved"] = app.message
+    app.show("end")
+    yield from settle()
+    tap(find(end.ids.players, "TouchButton", text=second.player))
+    yield from settle()
+    result["draft_kept"] = end.counts.get(second.tiles[0], 0)
+    before = len(app.session.journal.game.log)
+    tap(end.ids.undo)
+    yield from settle()
+    asked = modal()
+    result["undo_asks"] = None if asked is None else asked.text
+    tap(asked.ids.cancel)
+    yield from settle()
+    result["kept"] = len(app.session.journal.game.log) == before and not end.can_redo
+    tap(end.ids.undo)
+    yield from settle()
+    tap(modal().ids.confirm)
+    yield from settle()
+    result["undone_redo"] = end.can_redo
+    shot("end-undone")
+    tap(end.ids.redo)
+    yield from settle()
+    held = app.state.players[app.state.setup.player_index(first.player)].tiles
+    result["redone"] = other in held
+
+
 def scenario_long_game():  # type: ignore[no-untyped-def]
     """A record of many thousands of lines resumed: each tap words the one new line, not the
     whole record again."""
@@ -1025,6 +1086,7 @@ SCENARIOS = {"teach": scenario_teach, "screens": scenario_screens, "legal": scen
              "read_only_home": scenario_read_only_home,
              "teach_photos": scenario_teach_photos, "regulars": scenario_regulars,
              "final_round": scenario_final_round, "language": scenario_language,
+             "tile_entry": scenario_tile_entry,
              "hostile_calibration": scenario_hostile_calibration}
 
 

@@ -331,6 +331,12 @@ class CompanionApp(App):
     def say(self, text: str, kind: str = "info") -> None:
         self.message, self.message_kind = text, kind
 
+    def undoable(self) -> str:
+        """What an undo would take back now, in words ("" when nothing)."""
+        self.log_lines()
+        line = None if self._log is None else self._log.in_effect
+        return "" if line is None else line.text
+
     def log_lines(self) -> list[LogLine]:
         """The record as sentences: each line worded once, when it is added (again only when
         another record is opened or the language changes)."""

@@ -216,6 +216,11 @@ class GameLog:
     def __len__(self) -> int:
         return len(self.said)
 
+    @property
+    def in_effect(self) -> LogLine | None:
+        """The line an undo would take back now (None: nothing to undo)."""
+        return self._in_effect[-1] if self._in_effect else None
+
     def extend(self, entries: Iterable[Any]) -> None:
         for entry in entries:
             self._add(entry.event)

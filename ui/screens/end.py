@@ -20,7 +20,7 @@ from companion.rules import TILE_KINDS, GameState, Inventory
 from companion.scoring import ScoreSheet, score
 from companion.tracker import TrackerView
 from ui.i18n import _, ngettext
-from ui.screens.widgets import choice_button
+from ui.screens.widgets import ask, choice_button
 from ui.words import (column_name, error_text, notice_text, proposal_question, proposal_source,
                       tile_name)
 
@@ -92,11 +92,19 @@ class EndScreen(Screen):
     winner = StringProperty("")
     chart_rows = ListProperty([])
     link = StringProperty("")
+    changed = BooleanProperty(False)
+    """The counts shown differ from the player's tiles as saved: Save has something to do."""
+    can_undo = BooleanProperty(False)
+    can_redo = BooleanProperty(False)
     view: TrackerView = ObjectProperty(TrackerView())
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self._refresh = Clock.create_trigger(self.refresh, -1)
+        self._drafts: dict[str, dict[str, int]] = {}
+        """Counts entered but not saved, by player: kept when the user looks elsewhere."""
+        self._saved: dict[str, int] = {}
+        """The chosen player's tiles as the record has them, by kind."""
         app = App.get_running_app()
         app.fbind("revision", self._refresh)
         app.fbind("view", self._on_view)
@@ -109,7 +117,12 @@ class EndScreen(Screen):
         self.refresh()
 
     def on_leave(self, *_args: object) -> None:
-        App.get_running_app().inventory_for = ""
+        app = App.get_running_app()
+        app.inventory_for = ""
+        if self.changed and self.player:
+            self._drafts[self.player] = dict(self.counts)
+            app.say(_("{player}'s counts are not saved yet; they wait on the score sheet.")
+                    .format(player=self.player), "refused")
 
     def _on_view(self, _app: object, view: TrackerView) -> None:
         if view != self.view:
@@ -126,6 +139,7 @@ class EndScreen(Screen):
         if not state.ended:
             app.show("play")  # an undo reopened the game
             return
+        self.can_undo, self.can_redo = app.session.can_undo, app.session.can_redo
         sheet = score(state)
         missing = [s.name for s, p in zip(state.setup.players, state.players)
                    if any(t is None for t in p.tiles)]
@@ -213,10 +227,13 @@ class EndScreen(Screen):
         app = App.get_running_app()
         state: GameState = app.state
         index = state.setup.player_index(player)
+        if self.player and self.changed:
+            self._drafts[self.player] = dict(self.counts)
         self.player = player
         self.holds = len(state.players[index].tiles)
-        self.counts = dict(Counter(t for t in state.players[index].tiles if t is not None))
-        self.all_entered = self.entered == self.holds
+        self._saved = dict(Counter(t for t in state.players[index].tiles if t is not None))
+        self.counts = self._drafts.get(player, self._saved)
+        self._counted()
         app.inventory_for = player
         self._fill_counts()
         self._fill_players(state, [s.name for s, p in zip(state.setup.players, state.players)
@@ -226,8 +243,13 @@ class EndScreen(Screen):
         counts = dict(self.counts)
         counts[kind] = max(0, counts.get(kind, 0) + step)
         self.counts = counts
-        self.all_entered = self.entered == self.holds
+        self._counted()
         self._fill_counts()
+
+    def _counted(self) -> None:
+        self.all_entered = self.entered == self.holds
+        shown = {kind: n for kind, n in self.counts.items() if n}
+        self.changed = shown != {kind: n for kind, n in self._saved.items() if n}
 
     @property
     def entered(self) -> int:
@@ -241,7 +263,9 @@ class EndScreen(Screen):
         """Save a player's tiles; on to the next player whose tiles are missing."""
         app = App.get_running_app()
         if app.play(event):
+            self._drafts.pop(event.player, None)
             self.player = ""
+            self.changed = False
             self.refresh()
 
     def export(self) -> None:
@@ -262,7 +286,18 @@ class EndScreen(Screen):
             [(p.name, p.color) for p in state.setup.players], state.setup.variant)
 
     def undo(self) -> None:
-        App.get_running_app().undo()
+        """Asked first: on the score sheet one tap would take back a whole tile entry, or
+        reopen the game."""
+        app = App.get_running_app()
+        what = app.undoable()
+        if not what:
+            app.undo()  # says there is nothing to undo
+            return
+        ask(_("Undo?"), _("This takes back: {what}.").format(what=what), _("Undo"),
+            _("Keep it"), app.undo, role="plain")
+
+    def redo(self) -> None:
+        App.get_running_app().redo()
 
     def progress_text(self, player: str, holds: int, counts: dict) -> str:  # type: ignore[type-arg]
         entered = sum(counts.values())
