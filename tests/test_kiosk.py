@@ -395,3 +395,31 @@ def test_without_a_window_manager_the_window_takes_the_whole_screen(tmp_path, sc
     numbers = [int(word) for word in line.split() if word.lstrip("-").isdigit()]
     assert numbers[4:] == list(screen), line  # the X server is the size asked for
     assert numbers[:4] == [0, 0, *screen], line
+
+
+TEXT_FIELD = """
+import logging, sys
+from pathlib import Path
+from ui.launch import prepare_kivy
+prepare_kivy(Path(sys.argv[1]))
+logging.basicConfig(level=1, stream=sys.stdout)  # every record Kivy writes, traces too
+from kivy.core.window import Window
+from kivy.uix.textinput import TextInput
+field = TextInput()
+Window.add_widget(field)
+field._ensure_clipboard()  # what a tap in a name field does first
+print("clipboard", type(sys.modules["kivy.core.clipboard"].Clipboard).__name__)
+"""
+
+
+def test_a_text_field_used_writes_no_stack_trace_to_the_log(tmp_path):
+    """Kivy probes for X cut-buffer tools (xclip, xsel) when a text field is first used; on
+    a machine without them each probe logged a stack trace."""
+    env = dict(os.environ, SDL_VIDEODRIVER="offscreen", KIVY_HOME=str(tmp_path / "kivy"),
+               PATH="/usr/bin:/bin")  # no xclip or xsel anywhere we look
+    done = subprocess.run([sys.executable, "-c", TEXT_FIELD, str(tmp_path)], env=env, cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    log = done.stdout + done.stderr
+    assert "clipboard ClipboardSDL2" in log, log[-2000:]
+    assert "Traceback" not in log
+    assert "Cutbuffer" not in log  # neither probed nor reported missing

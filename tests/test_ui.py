@@ -156,6 +156,9 @@ def test_the_demo_plays_through_camera_and_tracker_and_a_touch_hands_over(tmp_pa
     result = drive("demo", "800x480", tmp_path, UI_DEMO_SECONDS="90")
     assert result["camera_frames"] > 20 and result["demo_hint_shown"]
     assert result["events"] > 0 and result["demo_counts"].get("camera", 0) > 0
+    # how to take over is said all along the demo, and the take-over is confirmed
+    assert result["take_over_said"].endswith("\nTouch the screen to take over.")
+    assert result["taken_over_said"].startswith("Demo paused: the table is yours")
     assert result["running_after_touch"] is False  # paused: the table is the player's
     assert result["undo_after_touch"] == 1  # and play goes on by touch, no crash
     assert "/demo/" in result["calibration_path"]

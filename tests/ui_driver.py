@@ -964,11 +964,14 @@ def scenario_demo():  # type: ignore[no-untyped-def]
     result["demo_counts"] = dict(app.demo.counts)
     result["camera_frames"] = app.camera.frames
     result["demo_hint_shown"] = bool(app.demo_hint)
+    result["take_over_said"] = screen("play").ids.message.text
     # a player's touch pauses the demo and hands the table over; play goes on by touch
     tap(screen("play").ids.legend)
     yield from settle()
     yield from close_modal()
     result["running_after_touch"] = app.demo_running
+    result["taken_over_said"] = screen("play").ids.message.text
+    shot("demo-taken-over")
     before = len(app.session.journal.game.log)
     tap(screen("play").ids.undo)
     yield from settle()

@@ -188,8 +188,7 @@ class CompanionApp(App):
             self.session.start(table.setup)
             self.camera = CameraWorker(lambda: table, self.calibration)
             self.demo_running = True
-            self.demo_hint = _("Demo: a simulated group plays; the camera reads the table. "
-                               "Touch the screen to take over.")
+            self.demo_hint = _("Demo: a simulated group plays; the camera reads the table.")
             start = "play"
         else:
             if opener is not None:
@@ -438,6 +437,7 @@ class CompanionApp(App):
             self.demo_running = False
             self.demo_move = None
             self.demo_hint = _("Demo paused: the table is yours. Play on by touch, or undo.")
+            self.say(self.demo_hint, "done")  # said where the screen says what was done
         return False
 
     # -- for the screens -----------------------------------------------------------------------

@@ -5,12 +5,18 @@ touch provider on the kiosk), then the app runs.
 
 from __future__ import annotations
 
+import logging
 import os
 import tempfile
 from pathlib import Path
 
 from companion.library import default_home
 from ui.system import keep_heap_compact, keyboard_attached, kiosk_touch_config
+
+
+def _no_cut_buffer_notice(record: logging.LogRecord) -> bool:
+    """Drops Kivy's report that it found no cut-buffer tool: none is looked for."""
+    return not str(record.msg).startswith("Cutbuffer: Unable to find any valuable")
 
 
 def prepare_kivy(home: Path, size: tuple[int, int] | None = None,
@@ -31,7 +37,13 @@ def prepare_kivy(home: Path, size: tuple[int, int] | None = None,
         os.environ["KIVY_HOME"] = tempfile.mkdtemp(prefix="companion-kivy-")
     os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
     os.environ.setdefault("KIVY_CLIPBOARD", "sdl2")  # no probing for X clipboard tools
+    import kivy
     from kivy.config import Config
+    # nor for X cut-buffer tools (xclip, xsel: a second probe KIVY_CLIPBOARD does not reach,
+    # made when a text field is first used): the kiosk has none, and each failed probe
+    # wrote a stack trace to the log
+    kivy.kivy_options["cutbuffer"] = ()
+    logging.getLogger("kivy").addFilter(_no_cut_buffer_notice)
     kiosk = fullscreen or bool(os.environ.get("COMPANION_KIOSK"))
     if size is not None:
         Config.set("graphics", "width", str(size[0]))
