@@ -239,6 +239,9 @@ def test_the_deck_is_taught_on_the_touchscreen_from_the_scan_tray(tmp_path, size
     and the calibration screen says what is still missing."""
     result = drive("teach", size, tmp_path)
     assert problems_of(result) == {}
+    # the screen opens on what to do first, the jokers' buttons explained
+    assert result["first_instruction"].startswith("Lay one card in the scan tray.")
+    assert "the joker of its colour" in result["first_instruction"]
     assert result["card_ready"] and result["album"] == ["B3-O1.png", "taps.json"]
     assert not result["ready_after_keep"]  # Keep waits for the next card's taps
     top, bottom = result["taps"]["B3-O1.png"]

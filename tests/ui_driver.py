@@ -1042,6 +1042,7 @@ def scenario_teach():  # type: ignore[no-untyped-def]
         yield
     yield from settle()
     shot("teach")
+    result["first_instruction"] = teach.message
     view = teach.ids.view
     h, w = teach._frame.shape[:2]
     width, height = view.norm_image_size

@@ -83,6 +83,8 @@ class TeachCardsScreen(Screen):
         self._event = Clock.schedule_interval(self.update_view, 0.5)
         self.update_view()
         self.count()
+        if not self.busy:
+            self.prompt()  # what to do first, not an empty instruction area
 
     def on_leave(self, *_args: object) -> None:
         self._event.cancel()
@@ -185,7 +187,8 @@ class TeachCardsScreen(Screen):
             self.say(_("Which coordinate is printed there? Tap its button."), "info")
         elif len(self.taps) < 2:
             self.say(_("Lay one card in the scan tray. Tap one of its two coordinates on the "
-                       "picture, then its button; then the other."), "info")
+                       "picture, then its button; then the other. B?, G?, O?: a coordinate "
+                       "printed with a ?, the joker of its colour."), "info")
         elif self.card() is None:
             self.say(_("{code} is not a card of the deck: tap Start again.").format(
                 code=self.code), "refused")
