@@ -64,6 +64,9 @@ def test_every_screen_and_state_is_whole_and_touchable(tmp_path, size, languages
         assert state in shots
         for language in languages.split(","):
             assert (ARTIFACTS / f"{state}-{language}-{size}.png").exists(), (state, language)
+    # the shipped box's example coordinates are said at set-up, with the way to Box set-up
+    assert all(text and offered for text, offered in result["ring_examples"].values())
+    assert "example coordinates" in result["ring_examples"].get("en", ["example coordinates"])[0]
     # touch only (no camera): nothing to calibrate or teach, the screen says how to get one
     assert sorted(result["no_camera"]) == sorted(languages.split(","))
     assert all(offered == {"calibrate": False, "teach": False}

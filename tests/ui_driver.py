@@ -328,6 +328,8 @@ def every_state():  # type: ignore[no-untyped-def]
     setup.next_step()
     yield from settle()
     shot("setup-ring")
+    result.setdefault("ring_examples", {})[LANGUAGE] = [
+        screen("setup").examples, not screen("setup").ids.box_setup.disabled]
     setup.pick_planet(3)
     yield from settle()
     shot("setup-planet-picker")

@@ -18,7 +18,7 @@ from kivy.uix.screenmanager import Screen
 from companion.library import person
 from companion.rules import (MAX_PLAYERS, MIN_PLAYERS, PLAYER_COLORS, RING_SIZE, PlayerSeat,
                              RulesError, Setup)
-from ui.i18n import _
+from ui.i18n import _, ngettext
 from ui.preferences import NAME_LENGTH
 from ui.screens.board import RING_CELLS
 from ui.screens.widgets import Chip, TouchButton, player_marks
@@ -55,6 +55,9 @@ class GameSetupScreen(Screen):
     ring = ListProperty([])
     """The 8 planet names, clockwise from the top."""
     message = StringProperty("")
+    examples = StringProperty("")
+    """Which planets of the ring still have the shipped example coordinates ("" when
+    none): the camera would read their cards wrong until they are checked."""
     step = StringProperty("players")
 
     def on_step(self, *_args: object) -> None:
@@ -246,3 +249,10 @@ class GameSetupScreen(Screen):
                 button = Factory.TouchButton(text=f"{position + 1}. {name}")
                 button.bind(on_release=lambda _w, p=position: self.pick_planet(p))
             grid.add_widget(button)
+        unchecked = {entry.planet.name for entry in App.get_running_app().box.planets
+                     if entry.example}
+        named = [name for name in self.ring if name in unchecked]
+        self.examples = "" if not named else ngettext(
+            "{names} has example coordinates, not your box's: check it in Box set-up.",
+            "{names} have example coordinates, not your box's: check them in Box set-up.",
+            len(named)).format(names=", ".join(named))

@@ -324,6 +324,12 @@ class PlayScreen(Screen):
                               "discard pile.") if self.watching else
                             _("{player} begins. Tap an action.")).format(
                     player=state.current_name)
+                unchecked = [entry.planet.name for entry in app.box.planets
+                             if entry.example and entry.planet in state.setup.planets]
+                if unchecked:
+                    row.text += " " + _("Example coordinates, not your box's: {names}; "
+                                        "check them in Box set-up.").format(
+                        names=", ".join(unchecked))
                 row.color_name = row.mark = ""
                 grid.add_widget(row)
             for row, line in zip(self._log_rows, lines):
@@ -432,6 +438,10 @@ class PlayScreen(Screen):
             lines.append(_("Reserved tiles: {who}.").format(who=reserved))
         if standing.ships:
             lines.append(_("Ships here: {who}.").format(who=", ".join(standing.ships)))
+        if any(entry.example and entry.planet.name == name
+               for entry in App.get_running_app().box.planets):
+            lines.append(_("Its coordinates are the shipped examples, not your box's: check "
+                           "them in Box set-up (from the home screen)."))
         Factory.InfoDialog(title=name, text="\n".join(lines)).open()
 
     def inspect_player(self, name: str) -> None:
