@@ -189,6 +189,10 @@ def test_the_final_round_is_a_banner_and_the_gauge_says_the_end_is_reached(
     """A game past its threshold (12 space tiles up, 10 end it), the last player's turn."""
     result = drive("final_round", "800x480", tmp_path, UI_LANG=language)
     assert result["final"] == {"banner": banner, "gauge": gauge}
+    # each token shows the points already public, as the score sheet counts them
+    unit = {"en": "pts", "de": "P."}[language]
+    assert result["points"] == {name: f"{points} {unit}"
+                                for name, points in result["public_points"].items()}
     assert problems_of(result) == {}
 
 

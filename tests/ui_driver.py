@@ -754,6 +754,10 @@ def scenario_final_round():  # type: ignore[no-untyped-def]
     play = screen("play")
     result["final"] = {"banner": play.final_text if play.final_round else "",
                        "gauge": play.gauge_text}
+    sheet = score(app.session.state)  # the score sheet's own count of what is public
+    result["points"] = {token.name: token.points for token in play._tokens}
+    result["public_points"] = {row.name: row.jump_gate + row.station_points
+                               for row in sheet.players}
     shot("play-final")
 
 

@@ -38,18 +38,19 @@ MAX_CHOICES = 3
 
 
 class PlayerToken(ButtonBehavior, BoxLayout):
-    """One player as the table sees them: colour and name together, gate place and points,
-    stations, tiles held, cards in hand, chips left, last move."""
+    """One player as the table sees them: colour and name together, the points already public,
+    gate place, stations, tiles held, cards in hand, last move (chips left: a tap away)."""
 
     name = StringProperty("")
     color_name = StringProperty("red")
     mark = StringProperty("")
     current = BooleanProperty(False)
     gate = StringProperty("")
+    points = StringProperty("")
+    """The points already public: the gate's (as the place stands now) and the stations'."""
     stations = NumericProperty(0)
     tiles = NumericProperty(0)
     cards = NumericProperty(0)
-    chips = NumericProperty(0)
     last = StringProperty("")
 
 
@@ -204,7 +205,10 @@ class PlayScreen(Screen):
                 bar.add_widget(token)
         app = App.get_running_app()
         moves = last_moves(app.session.journal.game)
-        for token, player in zip(self._tokens, board.players):
+        gate = gate_points([p.probes for p in board.players])
+        for token, player, points in zip(self._tokens, board.players, gate):
+            token.points = _("{points} pts").format(
+                points=points + player.stations * STATION_POINTS)
             token.name, token.color_name = player.name, player.color
             token.mark = self.marks[player.name]
             token.current = player.name == board.current
@@ -212,7 +216,7 @@ class PlayScreen(Screen):
             token.gate = ((("=" if player.gate_tied else "") + place_words(player.gate_place))
                           if player.gate_place else "–")
             token.stations, token.tiles = player.stations, player.tiles
-            token.cards, token.chips = player.hand, player.chips_left
+            token.cards = player.hand
             token.last = moves.get(player.name, "")
 
     def fill_panel(self, *_args: object) -> None:
@@ -525,7 +529,9 @@ class LegendDialog(ModalView):
             ([glyph(kind="stations")], _("Stations built.")),
             ([glyph(kind="tiles")], _("Tiles held (their kinds stay hidden).")),
             ([glyph(kind="cards")], _("Cards in hand.")),
-            ([glyph(kind="chips")], _("Chips left.")),
+            ([Factory.Note(text=_("{points} pts").format(points=9), bold=True)],
+             _("Points already won: the jump gate's place and the stations (the tiles "
+               "count at the end). Chips left: tap the token.")),
             ([], _("Tap a token or a planet for all that is known of it.")),
         ]
         for icons, text in rows:
