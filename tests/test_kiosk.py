@@ -423,3 +423,26 @@ def test_a_text_field_used_writes_no_stack_trace_to_the_log(tmp_path):
     assert "clipboard ClipboardSDL2" in log, log[-2000:]
     assert "Traceback" not in log
     assert "Cutbuffer" not in log  # neither probed nor reported missing
+
+
+def test_a_new_calibration_reaches_the_camera_at_once_tray_crop_included():
+    """Calibrating again gave the app a new calibration while the camera kept looking with
+    the one it was started with (its homography and tray crop) until a restart."""
+    first = Calibration()
+    first.image_to_table, first.image_size = np.eye(3) * 7.5, (160, 120)
+    first.image_to_table[2, 2] = 1.0
+    camera = CroppingCamera()
+    worker = CameraWorker(camera.open, first, fps=60)
+    worker.start()
+    try:
+        wait_for(lambda: hasattr(camera, "crop"), 10)
+        aimed_first = camera.crop
+        second = dataclasses.replace(first, image_to_table=np.eye(3) * 10.0)
+        second.image_to_table[2, 2] = 1.0  # the table seen smaller: the tray lies elsewhere
+        worker.recalibrate(second)
+        seen = worker.frames
+        wait_for(lambda: worker.frames >= seen + 5, 10)
+        assert worker.calibration is second
+        assert camera.crop != aimed_first  # aimed anew at the tray the new view places
+    finally:
+        worker.stop()

@@ -73,6 +73,8 @@ class CameraWorker:
 
     def __post_init__(self) -> None:
         self._lock_exposure = threading.Event()
+        self._recalibrated: Calibration | None = None
+        """A calibration made since the last frame, for the worker thread to take up."""
         self._lock = threading.Lock()
         self._latest = CameraResult(Observation(), None, 0, "starting")
         self._stop = threading.Event()
@@ -85,6 +87,12 @@ class CameraWorker:
     def latest(self) -> CameraResult:
         with self._lock:
             return self._latest
+
+    def recalibrate(self, calibration: Calibration) -> None:
+        """Look with ``calibration`` from the next frame on: its homography, its zones, its
+        taught deck, and the tray crop it places (taken up on the worker thread)."""
+        with self._lock:
+            self._recalibrated = calibration
 
     def lock_exposure(self) -> None:
         """Keep the camera's exposure as it is now (after calibration), on the worker thread."""
@@ -135,6 +143,14 @@ class CameraWorker:
                 try:
                     self._aim_tray(source)
                 except Exception:  # the tray is then read from the whole view
+                    log.exception("the camera could not be aimed at the scan tray")
+            with self._lock:
+                recalibrated, self._recalibrated = self._recalibrated, None
+            if recalibrated is not None:  # new eyes, and the camera aimed anew
+                self.calibration, eyes = recalibrated, None
+                try:
+                    self._aim_tray(source)
+                except Exception:
                     log.exception("the camera could not be aimed at the scan tray")
             if self._lock_exposure.is_set() and hasattr(source, "lock_exposure"):
                 self._lock_exposure.clear()

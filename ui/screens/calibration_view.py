@@ -165,7 +165,8 @@ class CalibrationScreen(Screen):
         app.calibration, app.calibration_problem = result.calibration, ""
         self.calibrated = True
         self.offer_sheets = False
-        if app.camera is not None:
+        if app.camera is not None:  # the camera looks with the new calibration at once
+            app.camera.recalibrate(result.calibration)
             app.camera.lock_exposure()  # the colours measured now must hold all evening
         too_small = any(not zone.readable for zone in result.sizing)
         self.say(_("Calibrated and saved.") + " " + sizing_words(result.sizing),
