@@ -164,6 +164,7 @@ def test_the_demo_plays_through_camera_and_tracker_and_a_touch_hands_over(tmp_pa
     assert result["taken_over_said"].startswith("Demo paused: the table is yours")
     assert result["running_after_touch"] is False  # paused: the table is the player's
     assert result["undo_after_touch"] == 1  # and play goes on by touch, no crash
+    assert result["looks_on_a_still_frame"] == 0  # ten ticks, no new frame: nothing to track
     assert "/demo/" in result["calibration_path"]
     assert (ARTIFACTS / "demo-en-800x480.png").exists()
 

@@ -984,6 +984,17 @@ def scenario_demo():  # type: ignore[no-untyped-def]
     for _ in range(20):
         yield
     result["undo_after_touch"] = len(app.session.journal.game.log) - before
+    # frames stop coming: the tracker is not asked again about the same frame every tick
+    app.camera.stop()
+    yield from settle()
+    looks = []
+    tracker = app.session.tracker
+    update = tracker.update
+    tracker.update = lambda *args, **kwargs: looks.append(1) or update(*args, **kwargs)
+    started = time.monotonic()
+    while time.monotonic() - started < 1.0:
+        yield
+    result["looks_on_a_still_frame"] = len(looks)
     result["calibration_path"] = str(app.calibration_path)
     result["rss_mb"] = rss_mb()
 

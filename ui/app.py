@@ -131,6 +131,8 @@ class CompanionApp(App):
         self.preferences = Preferences()
         self.calibration_problem = ""
         """Why the saved calibration file was not used, when it was not."""
+        self._looked: tuple[object, ...] | None = None
+        """The camera frame, entry and record the tracker last looked at."""
         self.settings_from = "home"
         """The screen Settings was opened from, where its Back goes."""
         self._published: tuple[Journal | None, int] = (None, -1)
@@ -255,10 +257,18 @@ class CompanionApp(App):
         self.camera_status = self._camera_words()
         if self.session.state is None or self.camera is None:
             return
-        seen = self.camera.latest.seen
+        latest = self.camera.latest
         inventory = self.inventory_for or (self.demo.inventory_for if self.demo_running
                                            and self.demo is not None else None)
-        view = self.session.look(seen, self.entering or None, inventory or None)
+        journal = self.session.journal
+        looked = (latest.frame_number, self.entering, inventory, id(journal),
+                  0 if journal is None else len(journal.game.log))
+        if looked == self._looked:  # the same frame on the same record: nothing new to see
+            if self.demo_running and self.demo_move is None:
+                self._demo_decide()
+            return
+        self._looked = looked
+        view = self.session.look(latest.seen, self.entering or None, inventory or None)
         self._publish()  # auto-confirm may have played a proposal
         if view != self.view:
             self.view = view
