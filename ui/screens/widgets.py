@@ -48,6 +48,9 @@ class FitLabel(Label):
 
     max_font = NumericProperty(theme.BODY)
     min_font = NumericProperty(theme.SMALL - 2)
+    one_line = BooleanProperty(False)
+    """Shrink to stay on one line, down to ``ONE_LINE_FLOOR`` of ``max_font``, before
+    wrapping (a button's words: "Partie beenden …" on two lines reads as two buttons)."""
     cut = BooleanProperty(False)
     """A one-line summary that may end in "…" once shrunk to ``min_font`` (the whole text is
     a tap away), rather than stay too small to read."""
@@ -62,6 +65,7 @@ class FitLabel(Label):
         self.fbind("max_font", self._refit)
         self.fbind("min_font", self._refit)
         self.fbind("cut", self._refit)
+        self.fbind("one_line", self._refit)
         self._refit()
 
     def _shorten_words(self, *_args: object) -> None:
@@ -82,12 +86,18 @@ class FitLabel(Label):
             fits = width <= self.width + 0.5 and height <= self.height + 0.5
             if fits and words:  # a word never breaks in the middle: shrink instead
                 fits = _widest(words, size, self.font_name, self.bold) <= room
+            if fits and self.one_line and size > ONE_LINE_FLOOR * self.max_font:
+                fits = _widest([self.text], size, self.font_name, self.bold) <= room
             if fits or size <= self.min_font:
                 break
             size = max(float(self.min_font), size - max(0.5, size * 0.08))
         if not fits and self.cut:
             self.shorten = True
             self.texture_update()
+
+
+ONE_LINE_FLOOR = 0.8
+"""How far a one-line label shrinks (a part of its largest font) before it may wrap."""
 
 
 def _widest(words: list[str], size: float, font: str, bold: bool) -> float:
