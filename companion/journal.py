@@ -7,6 +7,10 @@ out of the record into a file beside it (``GAME.jsonl.cut``), so no byte is ever
 complete line (one that ends with its newline) that cannot be used is an error naming its line,
 wherever it is, and nothing in the file is touched. JSON only, never pickle: a journal is also a
 record people read and share.
+
+An extension of v1, as unknown fields are ignored: a line appended during play carries ``at``,
+the UTC time it was written (``2026-11-24T20:15:03Z``), so a game's length runs from its start
+to the end of play, whatever tiles were entered after it. Records without it replay as before.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from collections.abc import Iterable
 
@@ -67,10 +72,30 @@ class JournalContents:
     good_size: int
     """Bytes up to the end of the last good line."""
     ends_with_newline: bool
+    ended_at: datetime | None = None
+    """When play ended (the ``at`` of the line that ended the game), where the record says."""
 
 
-def encode(event: Event) -> bytes:
-    return (json.dumps(event.to_json(), ensure_ascii=False) + "\n").encode("utf-8")
+AT_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
+
+
+def encode(event: Event, at: datetime | None = None) -> bytes:
+    """A journal line; with ``at``, the time it is written (UTC, to the second)."""
+    data = event.to_json()
+    if at is not None:
+        data["at"] = at.astimezone(UTC).strftime(AT_FORMAT)
+    return (json.dumps(data, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _time_of(obj: object) -> datetime | None:
+    """A line's ``at``, when it has a well-formed one (a time that is not is no time)."""
+    text = obj.get("at") if isinstance(obj, dict) else None
+    if not isinstance(text, str):
+        return None
+    try:
+        return datetime.strptime(text, AT_FORMAT).replace(tzinfo=UTC)
+    except ValueError:
+        return None
 
 
 def read_journal(path: str | Path) -> JournalContents:
@@ -80,6 +105,7 @@ def read_journal(path: str | Path) -> JournalContents:
     unterminated = len(lines) - 1  # the text after the last newline: a write may have stopped
     game: Game | None = None
     events: list[Event] = []
+    ended_at: datetime | None = None
     offset = good_size = 0
     for index, raw in enumerate(lines):
         number, start = index + 1, offset
@@ -90,7 +116,8 @@ def read_journal(path: str | Path) -> JournalContents:
             obj = parse_json(raw)
         except JSONTextError as error:
             if index == unterminated:
-                return _contents(game, events, DroppedLine(number, str(error), start), start)
+                return _contents(game, events, DroppedLine(number, str(error), start), start,
+                                 ended_at=ended_at)
             raise JournalError(number, f"not a JSON object ({error})") from None
         try:
             event = parse_event(obj)
@@ -100,21 +127,29 @@ def read_journal(path: str | Path) -> JournalContents:
                                               f"(type setup), not {event.type}")
                 game = Game(event)
             else:
+                was_over = game.state.ended
                 game.play(event)
                 events.append(event)
+                if not game.state.ended:  # still on, or reopened by an undo
+                    ended_at = None
+                elif not was_over:
+                    ended_at = _time_of(obj)
         except RulesError as error:
             raise JournalError(number, str(error)) from None
         good_size = min(offset, len(data))
-    return _contents(game, events, None, good_size, data.endswith(b"\n") or not data.strip())
+    return _contents(game, events, None, good_size, data.endswith(b"\n") or not data.strip(),
+                     ended_at)
 
 
 def _contents(game: Game | None, events: list[Event], dropped: DroppedLine | None,
-              good_size: int, ends_with_newline: bool = True) -> JournalContents:
+              good_size: int, ends_with_newline: bool = True,
+              ended_at: datetime | None = None) -> JournalContents:
     if game is None:
         line = dropped.line if dropped else 1
         raise JournalError(line, "the journal has no set-up line (it is empty or was cut short "
                                  "while the set-up was written)")
-    return JournalContents(game, tuple(events), dropped, good_size, ends_with_newline)
+    return JournalContents(game, tuple(events), dropped, good_size, ends_with_newline,
+                           ended_at)
 
 
 class Journal:
@@ -191,7 +226,7 @@ class Journal:
         mark = self.game.checkpoint()
         self.game.play(event)
         try:
-            self._write(encode(event))
+            self._write(encode(event, at=datetime.now(UTC)))
         except JournalWriteError:
             self.game.restore(mark)
             raise

@@ -176,7 +176,9 @@ def record_of(path: Path) -> GameRecord:
     results = tuple(PlayerResult(row.name, seat.color, row.total, row.stations,
                                  row.name in sheet.winners)
                     for row, seat in zip(sheet.players, setup.players))
-    finished = datetime.fromtimestamp(path.stat().st_mtime, UTC) if state.ended else None
+    # the end of play; a record without times: its last change (tile entries included)
+    finished = (contents.ended_at or datetime.fromtimestamp(path.stat().st_mtime, UTC)
+                if state.ended else None)
     return GameRecord(path, started, finished, results, setup.variant, setup.first)
 
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 import errno
 import json
 import os
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from companion.journal import (Journal, JournalError, JournalWriteError, encode, read_journal,
                                write_journal)
-from companion.rules import Fly, IllegalActionError, Jump, Redo, Scan, TopUp, Undo, parse_event
+from companion.rules import (Fly, IllegalActionError, Inventory, Jump, Redo, Scan, TopUp, Undo,
+                             parse_event)
 from companion.simulate import simulate
 from tests.conftest import setup_json
 
@@ -36,8 +38,33 @@ def test_journal_lines_are_the_documented_v1_form(tmp_path):
         journal.append(Scan(tile="MED", reveal=False))
     first, jump, scan = (json.loads(line) for line in path.read_text().splitlines())
     assert first["v"] == 1 and first["type"] == "setup" and first["first"] == "Ann"
-    assert jump == {"type": "jump", "to": "Freezer"}
-    assert scan == {"type": "scan", "tile": "MED"}
+    # each action as v1 has it, and when it was written (an extension v1 readers ignore)
+    assert {k: v for k, v in jump.items() if k != "at"} == {"type": "jump", "to": "Freezer"}
+    assert {k: v for k, v in scan.items() if k != "at"} == {"type": "scan", "tile": "MED"}
+    written = datetime.strptime(scan["at"], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+    assert abs((datetime.now(UTC) - written).total_seconds()) < 60
+
+
+def test_a_games_length_runs_to_the_end_of_play_not_to_a_later_tile_entry(tmp_path):
+    from companion.library import record_of
+    game = simulate(4, 2)
+    lines = [encode(game.setup)]
+    start = datetime(2026, 11, 24, 20, 0, tzinfo=UTC)
+    for number, event in enumerate(game.events):
+        at = start + timedelta(minutes=number // 4)
+        if isinstance(event, Inventory):  # the tiles entered an hour after play ended
+            at += timedelta(hours=1)
+        lines.append(encode(event, at=at))
+    path = tmp_path / "20261124-200000-g.jsonl"
+    path.write_bytes(b"".join(lines))
+    contents = read_journal(path)
+    assert contents.game.state.ended and contents.ended_at is not None
+    assert contents.ended_at < start + timedelta(hours=1)
+    play = sum(1 for e in game.events if not isinstance(e, Inventory))
+    assert record_of(path).minutes == max(1, (play - 1) // 4)
+    # an old record (no times) still has a length: its file's last change
+    path.write_bytes(b"".join(encode(e) for e in (game.setup, *game.events)))
+    assert read_journal(path).ended_at is None and record_of(path).minutes >= 1
 
 
 def test_appends_survive_close_and_reopen(tmp_path):
