@@ -221,9 +221,15 @@ def statistics(records: Iterable[GameRecord]) -> list[PlayerStatistics]:
     for key, results in games.items():
         totals = [r.total for r in results if r.total is not None]
         rows.append(PlayerStatistics(
-            spellings[key].most_common(1)[0][0], len(results), decided[key], len(totals),
+            _spelling(spellings[key]), len(results), decided[key], len(totals),
             sum(totals) / len(totals) if totals else None, max(totals) if totals else None))
     return sorted(rows, key=lambda s: (-s.wins, -s.games, s.name))
+
+
+def _spelling(used: Counter[str]) -> str:
+    """The spelling of a person's name used most; of equals, one without stray spaces, then
+    the first in order (the same whichever game was read first)."""
+    return min(used, key=lambda name: (-used[name], name != name.strip(), name))
 
 
 def play_id(record: GameRecord) -> str:

@@ -131,11 +131,13 @@ def test_auto_confirm_takes_an_unambiguous_proposal_and_only_then(tmp_path):
     session = started(tmp_path, auto_confirm=True)
     session.play(Jump("Caldera"))
     corners = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
-    view = session.look(Observation(cards=(CardSeen("B3/G2", 0.9, "discard", corners),)))
+    view = session.look_and_auto_confirm(
+        Observation(cards=(CardSeen("B3/G2", 0.9, "discard", corners),)))
     # Blue 3 reaches only Ruby Red from Caldera, and Green 2 scans Caldera: two proposals
     assert len(view.proposals) == 2 and session.state.action == 2
-    session.look(Observation())
-    view = session.look(Observation(cards=(CardSeen("G2/O1", 0.9, "discard", corners),)))
+    session.look_and_auto_confirm(Observation())
+    view = session.look_and_auto_confirm(
+        Observation(cards=(CardSeen("G2/O1", 0.9, "discard", corners),)))
     assert view.proposals == () and session.state.stacks[4].left == 7  # scanned, by itself
 
 

@@ -268,7 +268,8 @@ class CompanionApp(App):
                 self._demo_decide()
             return
         self._looked = looked
-        view = self.session.look(latest.seen, self.entering or None, inventory or None)
+        view = self.session.look_and_auto_confirm(latest.seen, self.entering or None,
+                                                  inventory or None)
         self._publish()  # auto-confirm may have played a proposal
         if view != self.view:
             self.view = view

@@ -103,9 +103,10 @@ class Session:
     def can_redo(self) -> bool:
         return self.journal is not None and bool(self.journal.game.undone)
 
-    def look(self, seen: Observation, entering: str | None = None,
-             inventory_for: str | None = None) -> TrackerView:
-        """What the camera proposes now; with auto-confirm, an unambiguous proposal is taken."""
+    def look_and_auto_confirm(self, seen: Observation, entering: str | None = None,
+                              inventory_for: str | None = None) -> TrackerView:
+        """What the camera proposes now; with auto-confirm, an unambiguous proposal is played
+        (written to the record), hence the name."""
         with self._lock:
             state = self.state
             if state is None:
