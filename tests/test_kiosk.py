@@ -329,11 +329,17 @@ class CroppingCamera(Socket):
         raise RuntimeError("the driver refused")
 
 
-def test_a_layout_without_a_tray_and_a_failing_exposure_lock_leave_the_camera_running():
+def seen_from_above(mm_per_pixel: float) -> Calibration:
+    """A calibration of a 160x120 camera looking straight down, this many mm to a pixel."""
     calibration = Calibration()
-    calibration.layout = dataclasses.replace(calibration.layout, zones={})
-    calibration.image_to_table, calibration.image_size = np.eye(3) * 7.5, (160, 120)
+    calibration.image_to_table, calibration.image_size = np.eye(3) * mm_per_pixel, (160, 120)
     calibration.image_to_table[2, 2] = 1.0
+    return calibration
+
+
+def test_a_layout_without_a_tray_and_a_failing_exposure_lock_leave_the_camera_running():
+    calibration = seen_from_above(7.5)
+    calibration.layout = dataclasses.replace(calibration.layout, zones={})
     camera = CroppingCamera()
     worker = CameraWorker(camera.open, calibration, fps=60)
     worker.start()
@@ -428,17 +434,14 @@ def test_a_text_field_used_writes_no_stack_trace_to_the_log(tmp_path):
 def test_a_new_calibration_reaches_the_camera_at_once_tray_crop_included():
     """Calibrating again gave the app a new calibration while the camera kept looking with
     the one it was started with (its homography and tray crop) until a restart."""
-    first = Calibration()
-    first.image_to_table, first.image_size = np.eye(3) * 7.5, (160, 120)
-    first.image_to_table[2, 2] = 1.0
+    first = seen_from_above(7.5)
     camera = CroppingCamera()
     worker = CameraWorker(camera.open, first, fps=60)
     worker.start()
     try:
         wait_for(lambda: hasattr(camera, "crop"), 10)
         aimed_first = camera.crop
-        second = dataclasses.replace(first, image_to_table=np.eye(3) * 10.0)
-        second.image_to_table[2, 2] = 1.0  # the table seen smaller: the tray lies elsewhere
+        second = seen_from_above(10.0)  # the table seen smaller: the tray lies elsewhere
         worker.recalibrate(second)
         seen = worker.frames
         wait_for(lambda: worker.frames >= seen + 5, 10)
