@@ -986,7 +986,9 @@ def scenario_demo():  # type: ignore[no-untyped-def]
     result["undo_after_touch"] = len(app.session.journal.game.log) - before
     # frames stop coming: the tracker is not asked again about the same frame every tick
     app.camera.stop()
-    yield from settle()
+    started = time.monotonic()
+    while time.monotonic() - started < 1.0:  # the last frame and the undo looked at
+        yield
     looks = []
     tracker = app.session.tracker
     update = tracker.update
