@@ -367,7 +367,7 @@ def report(_dt):
           flush=True)
     App.get_running_app().stop()
 
-Clock.schedule_once(report, 2)
+Clock.schedule_once(report, 3)
 run(camera="none", home=Path(sys.argv[1]))
 """
 

@@ -78,6 +78,10 @@ def use_keyboard_layout(language: str) -> None:
             keyboard.widget.layout = layout
 
 
+FILL_AGAIN = (0.3, 1.0)
+"""Seconds after start at which the window is checked to fill its screen again."""
+
+
 def _fill_screen() -> None:
     """The window over its whole screen, where no window manager maximised it."""
     area = screen_area()
@@ -181,6 +185,8 @@ class CompanionApp(App):
         Window.clearcolor = theme.BACKGROUND
         if self.fill_screen:
             _fill_screen()
+            for delay in FILL_AGAIN:  # a size asked before X mapped the window may be lost
+                Clock.schedule_once(lambda _dt: _fill_screen(), delay)
         Window.bind(size=self._rescale, on_touch_down=self._touched)
         self._rescale(Window, Window.size)
         manager = ScreenManager(transition=NoTransition())
