@@ -59,6 +59,11 @@ class BoxProfile:
         raise KeyError(name)
 
     @property
+    def example_planets(self) -> frozenset[str]:
+        """The planets whose coordinates are still the shipped examples."""
+        return frozenset(p.planet.name for p in self.planets if p.example)
+
+    @property
     def has_examples(self) -> bool:
         return self.deck_is_example or any(p.example for p in self.planets)
 

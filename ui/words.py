@@ -98,12 +98,13 @@ def decimal_words(value: float) -> str:
     return f"{value:.1f}".replace(".", pgettext("decimal separator", "."))
 
 
-def place_words(place: int | None) -> str:
-    """A gate place: "1st", "2nd"; "–" for a player with no probe on the gate."""
+def place_words(place: int | None, tied: bool = False) -> str:
+    """A gate place: "1st", "2nd", "=2nd" when shared; "–" for a player with no probe on the
+    gate."""
     if not place:
         return "–"
     ordinals = {1: _("1st"), 2: _("2nd"), 3: _("3rd"), 4: _("4th"), 5: _("5th")}
-    return ordinals.get(place, str(place))
+    return ("=" if tied else "") + ordinals.get(place, str(place))
 
 
 # ---------------------------------------------------------------------------------------------

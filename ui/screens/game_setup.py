@@ -249,8 +249,7 @@ class GameSetupScreen(Screen):
                 button = Factory.TouchButton(text=f"{position + 1}. {name}")
                 button.bind(on_release=lambda _w, p=position: self.pick_planet(p))
             grid.add_widget(button)
-        unchecked = {entry.planet.name for entry in App.get_running_app().box.planets
-                     if entry.example}
+        unchecked = App.get_running_app().box.example_planets
         named = [name for name in self.ring if name in unchecked]
         self.examples = "" if not named else ngettext(
             "{names} has example coordinates, not your box's: check it in Box set-up.",

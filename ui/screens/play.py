@@ -212,9 +212,7 @@ class PlayScreen(Screen):
             token.name, token.color_name = player.name, player.color
             token.mark = self.marks[player.name]
             token.current = player.name == board.current
-            # the place only: the points it gives are on the gate, a tap away on the token
-            token.gate = ((("=" if player.gate_tied else "") + place_words(player.gate_place))
-                          if player.gate_place else "–")
+            token.gate = place_words(player.gate_place, player.gate_tied)
             token.stations, token.tiles = player.stations, player.tiles
             token.cards = player.hand
             token.last = moves.get(player.name, "")
@@ -328,8 +326,8 @@ class PlayScreen(Screen):
                               "discard pile.") if self.watching else
                             _("{player} begins. Tap an action.")).format(
                     player=state.current_name)
-                unchecked = [entry.planet.name for entry in app.box.planets
-                             if entry.example and entry.planet in state.setup.planets]
+                unchecked = [planet.name for planet in state.setup.planets
+                             if planet.name in app.box.example_planets]
                 if unchecked:
                     row.text += " " + _("Example coordinates, not your box's: {names}; "
                                         "check them in Box set-up.").format(
@@ -442,8 +440,7 @@ class PlayScreen(Screen):
             lines.append(_("Reserved tiles: {who}.").format(who=reserved))
         if standing.ships:
             lines.append(_("Ships here: {who}.").format(who=", ".join(standing.ships)))
-        if any(entry.example and entry.planet.name == name
-               for entry in App.get_running_app().box.planets):
+        if name in App.get_running_app().box.example_planets:
             lines.append(_("Its coordinates are the shipped examples, not your box's: check "
                            "them in Box set-up (from the home screen)."))
         Factory.InfoDialog(title=name, text="\n".join(lines)).open()
@@ -460,7 +457,7 @@ class PlayScreen(Screen):
             (ngettext("Jump gate: {place} place with {probes} probe: {points} points.",
                       "Jump gate: {place} place with {probes} probes: {points} points.",
                       player.probes).format(
-                place=("=" if player.gate_tied else "") + place_words(player.gate_place),
+                place=place_words(player.gate_place, player.gate_tied),
                 probes=player.probes, points=gate)
              if player.probes else _("No probes on the jump gate yet.")),
             ngettext("{count} station: {points} points.", "{count} stations: {points} points.",
