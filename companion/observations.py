@@ -12,6 +12,26 @@ from typing import Any
 
 from companion.rules import TILE_KINDS
 
+#: The table's zones, by the names the calibration and the observations give them.
+DISCARD_ZONE = "discard"
+TRAY_ZONE = "scan-tray"
+JUMP_GATE_ZONE = "jump-gate"
+PLANET_ZONE = "planet-"
+"""Followed by the place in the ring, from 1: ``planet-1`` is the first planet clockwise."""
+PLAYER_ZONE = "player-"
+"""Followed by the seat, from 1."""
+
+
+def planet_zone(index: int) -> str:
+    """The zone of the ring's planet at ``index`` (0 is the first clockwise)."""
+    return f"{PLANET_ZONE}{index + 1}"
+
+
+def player_zone(index: int) -> str:
+    """The zone in front of the seat at ``index`` (0 is the first seat)."""
+    return f"{PLAYER_ZONE}{index + 1}"
+
+
 Point = tuple[float, float]
 Corners = tuple[Point, Point, Point, Point]
 

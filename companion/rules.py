@@ -100,7 +100,9 @@ TILE_NAMES = {
 CATEGORY_TOTALS = {"minerals": 16, "aliens": 10, "matter": 8, "water": 8, "medals": 6,
                    "space": 16}
 TOTAL_TILES = sum(CATEGORY_TOTALS.values())
-ACTION_TYPES = ("top_up", "jump", "fly", "scan", "develop", "discover")
+#: The six actions, by the names the journal gives them (a turn is two of them).
+TOP_UP, JUMP, FLY, SCAN, DEVELOP, DISCOVER = "top_up", "jump", "fly", "scan", "develop", "discover"
+ACTION_TYPES = (TOP_UP, JUMP, FLY, SCAN, DEVELOP, DISCOVER)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -489,7 +491,7 @@ def _require_unique(values: list[str], what: str) -> None:
 class TopUp:
     """Discard any number of cards, then draw back to five."""
 
-    type: ClassVar[str] = "top_up"
+    type: ClassVar[str] = TOP_UP
     discard: int = 0
     cards: tuple[Card, ...] | None = None
     """The discarded cards' codes, when known."""
@@ -522,7 +524,7 @@ class TopUp:
 class Jump:
     """Play a card with the target's blue coordinate; a probe goes on the jump gate."""
 
-    type: ClassVar[str] = "jump"
+    type: ClassVar[str] = JUMP
     to: str
     card: Card | None = None
     player: str | None = None
@@ -542,7 +544,7 @@ class Jump:
 class Fly:
     """Move to one of the two ring neighbours, without a card."""
 
-    type: ClassVar[str] = "fly"
+    type: ClassVar[str] = FLY
     to: str
     player: str | None = None
 
@@ -566,7 +568,7 @@ def _tile_fields_json(out: dict[str, Any], tile: str | None, reveal: bool) -> di
 class Scan:
     """Play a card with the planet's green coordinate; reserve a tile with a probe."""
 
-    type: ClassVar[str] = "scan"
+    type: ClassVar[str] = SCAN
     card: Card | None = None
     tile: str | None = None
     """Kind of the reserved tile, when known."""
@@ -595,7 +597,7 @@ class Scan:
 class Develop:
     """Play two cards with the landing coordinates; build a station; hand out reservations."""
 
-    type: ClassVar[str] = "develop"
+    type: ClassVar[str] = DEVELOP
     cards: tuple[Card, Card] | None = None
     tile: str | None = None
     reveal: bool = False
@@ -622,7 +624,7 @@ class Develop:
 class Discover:
     """On a developed planet, take a tile without a card."""
 
-    type: ClassVar[str] = "discover"
+    type: ClassVar[str] = DISCOVER
     tile: str | None = None
     reveal: bool = False
     player: str | None = None
@@ -1256,11 +1258,11 @@ def _check_tile_totals(state: GameState) -> None:
                                      count=by_category[category])
 
 
-_CHECKS: dict[str, Any] = {"top_up": _check_top_up, "jump": _check_jump, "fly": _check_fly,
-                           "scan": _check_scan, "develop": _check_develop,
-                           "discover": _check_discover}
-_CHANGES: dict[str, Any] = {"top_up": _top_up, "jump": _jump, "fly": _fly, "scan": _scan,
-                            "develop": _develop, "discover": _discover}
+_CHECKS: dict[str, Any] = {TOP_UP: _check_top_up, JUMP: _check_jump, FLY: _check_fly,
+                           SCAN: _check_scan, DEVELOP: _check_develop,
+                           DISCOVER: _check_discover}
+_CHANGES: dict[str, Any] = {TOP_UP: _top_up, JUMP: _jump, FLY: _fly, SCAN: _scan,
+                            DEVELOP: _develop, DISCOVER: _discover}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1309,22 +1311,22 @@ def _candidates(state: GameState, kind: str | None, cards: Iterable[Card] | None
     open_here = me.at is not None and state.stacks[me.at].open
     face_up = bool(reveal) and not (me.at is not None and state.stacks[me.at].revealed)
     planets = [p.name for p in state.setup.planets]
-    if kind in (None, "top_up"):
+    if kind in (None, TOP_UP):
         if named is None:
             yield from (TopUp(n) for n in range(me.hand + 1))
         else:
             yield TopUp(len(named), named)
-    if kind in (None, "jump"):
+    if kind in (None, JUMP):
         yield from (Jump(name, last) for name in planets)
-    if kind in (None, "fly") and named is None:
+    if kind in (None, FLY) and named is None:
         yield from (Fly(name) for name in planets)
-    if kind in (None, "scan"):
+    if kind in (None, SCAN):
         yield Scan(last, tile, face_up)
         if tile is None and reveal is not False:
             yield Scan(last, only_space=True)
-    if kind in (None, "develop") and (named is None or pair is not None):
+    if kind in (None, DEVELOP) and (named is None or pair is not None):
         yield Develop(pair, tile, face_up) if open_here else Develop(pair)
-    if kind in (None, "discover") and named is None:
+    if kind in (None, DISCOVER) and named is None:
         yield Discover(tile, face_up)
 
 

@@ -16,14 +16,15 @@ from typing import Any, TypeVar
 from collections.abc import Callable, Sequence
 
 from companion.box import BoxProfile, load_box
-from companion.rules import (HAND_SIZE, PLAYER_COLORS, RING_SIZE, SPACE, TILES_PER_STACK, Card,
-                             Develop, Discover, End, Event, Game, Inventory, Jump,
-                             PlayerSeat, Redo, Scan, Setup, TopUp, Undo, legal_events)
+from companion.rules import (DEVELOP, DISCOVER, FLY, HAND_SIZE, JUMP, PLAYER_COLORS, RING_SIZE,
+                             SCAN, SPACE, TILES_PER_STACK, TOP_UP, Card, Develop, Discover, End,
+                             Event, Game, Inventory, Jump, PlayerSeat, Redo, Scan, Setup, TopUp,
+                             Undo, legal_events)
 
 T = TypeVar("T")
 PLAYER_NAMES = ("Ann", "Ben", "Cleo", "Dev", "Eve")
 #: How strongly the random players prefer each kind of action when several are open.
-ACTION_WEIGHTS = {"develop": 8, "discover": 6, "scan": 4, "jump": 2, "fly": 2, "top_up": 1}
+ACTION_WEIGHTS = {DEVELOP: 8, DISCOVER: 6, SCAN: 4, JUMP: 2, FLY: 2, TOP_UP: 1}
 #: Rounds after which the simulated players agree to end (the threshold can become unreachable).
 MAX_ROUNDS = 80
 #: Chance that players who just undid an action take it back again (a redo).
@@ -148,27 +149,27 @@ class Simulation:
         hand = world.hands[me]
         at = state.players[me].at
         options: dict[str, list[Callable[[], Event]]] = {}
-        if any(legal_events(state, "top_up")):
-            options["top_up"] = [self._top_up]
-        if any(legal_events(state, "jump")):  # the cards decide where to: only then ask by card
-            options["jump"] = [partial(self._jump, event) for card in hand
-                               for event in legal_events(state, "jump", cards=(card,))
+        if any(legal_events(state, TOP_UP)):
+            options[TOP_UP] = [self._top_up]
+        if any(legal_events(state, JUMP)):  # the cards decide where to: only then ask by card
+            options[JUMP] = [partial(self._jump, event) for card in hand
+                               for event in legal_events(state, JUMP, cards=(card,))
                                if isinstance(event, Jump)]
-        options["fly"] = [partial(self._record, event) for event in legal_events(state, "fly")]
-        if at is not None and any(legal_events(state, "scan")):
+        options[FLY] = [partial(self._record, event) for event in legal_events(state, FLY)]
+        if at is not None and any(legal_events(state, SCAN)):
             stack = world.stacks[at]
             only_space = (len(stack) == TILES_PER_STACK and all(t == SPACE for t in stack))
-            scans = [event for card in hand for event in legal_events(state, "scan", cards=(card,))
+            scans = [event for card in hand for event in legal_events(state, SCAN, cards=(card,))
                      if isinstance(event, Scan) and event.only_space == only_space]
             # (the hidden stack decides which scan it is)
-            options["scan"] = [partial(self._scan, scans[0])] if scans else []
-        if at is not None and any(legal_events(state, "develop")):
+            options[SCAN] = [partial(self._scan, scans[0])] if scans else []
+        if at is not None and any(legal_events(state, DEVELOP)):
             develops = [event for i, first in enumerate(hand) for second in hand[i + 1:]
-                        for event in legal_events(state, "develop", cards=(first, second))
+                        for event in legal_events(state, DEVELOP, cards=(first, second))
                         if isinstance(event, Develop)]
-            options["develop"] = [partial(self._develop, develops[0])] if develops else []
-        if any(legal_events(state, "discover")):
-            options["discover"] = [self._discover]
+            options[DEVELOP] = [partial(self._develop, develops[0])] if develops else []
+        if any(legal_events(state, DISCOVER)):
+            options[DISCOVER] = [self._discover]
         return {k: v for k, v in options.items() if v}
 
     def _play_card(self, card: Card) -> None:

@@ -16,12 +16,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.observations import CardSeen, Observation, TileSeen
-from companion.rules import (SPACE, Card, Event, Fly, GameState, Inventory, Jump,
-                             MalformedEventError, TopUp, is_legal, legal_events, takes_tile)
+from companion.observations import (DISCARD_ZONE, TRAY_ZONE, CardSeen, Observation, TileSeen,
+                                    planet_zone)
+from companion.rules import (DEVELOP, DISCOVER, SPACE, TOP_UP, Card, Event, Fly, GameState,
+                             Inventory, Jump, MalformedEventError, TopUp, is_legal, legal_events,
+                             takes_tile)
 
-DISCARD_ZONE = "discard"
-TRAY_ZONE = "scan-tray"
 KEPT_CARDS = 2
 """Cards laid for one action that matter: a develop plays the newest two."""
 
@@ -167,9 +167,9 @@ class Tracker:
         laid = self._laid
         found = []
         for event in legal_events(state, cards=laid, tile=kind, reveal=reveal):
-            if event.type == "top_up" and entering != "top_up":
+            if event.type == TOP_UP and entering != TOP_UP:
                 continue  # any card laid could be a discard: only when a top up is entered
-            played = {"develop": laid[-2:], "top_up": laid}.get(event.type, laid[-1:])
+            played = {DEVELOP: laid[-2:], TOP_UP: laid}.get(event.type, laid[-1:])
             shown = tile if kind is not None and takes_tile(state, event) else None
             found.append(Proposal(event, tuple(played), shown))
         return found
@@ -180,7 +180,7 @@ class Tracker:
                         entering: str | None) -> list[Proposal]:
         """A tile shown without a new card: a discover (no card needed) or the action being
         entered by touch, with the tile's kind filled in."""
-        wanted = entering or "discover"  # only a discover takes a tile without a card
+        wanted = entering or DISCOVER  # only a discover takes a tile without a card
         return [Proposal(event, tile=tile)
                 for event in legal_events(state, kind=wanted, tile=tile.kind, reveal=reveal)
                 if takes_tile(state, event)]
@@ -191,7 +191,7 @@ class Tracker:
         at = state.players[state.current].at
         if at is None:
             return False
-        zone = f"planet-{at + 1}"
+        zone = planet_zone(at)
         return any(t.kind == SPACE and t.zone == zone for t in seen.tiles)
 
     def _sticker_flags(self, tiles: tuple[TileSeen, ...]) -> list[Notice]:

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from companion.box import BoxProfile, load_box
-from companion.observations import StickerPayload
+from companion.observations import DISCARD_ZONE, TRAY_ZONE, StickerPayload, planet_zone
 from companion.rules import (Card, Develop, Discover, Event, Inventory, Jump, Scan, Setup, TopUp,
                              Undo)
 from synthetic.scene import Degradation, Scene, Thing, Truth, View, render
@@ -63,11 +63,11 @@ class TablePlayback:
         self.scene = Scene.table()
         layout = self.scene.layout
         self.table_view = View.whole_table(layout)
-        self.tray_view = View.around(layout.zones["scan-tray"], 6.0, tray_frame)
+        self.tray_view = View.around(layout.zones[TRAY_ZONE], 6.0, tray_frame)
         self._ids = sticker_ids(box or load_box())
         self._next_id = {kind: 0 for kind in self._ids}
         for index, planet in enumerate(setup.planets):
-            zone = layout.zones[f"planet-{index + 1}"]
+            zone = layout.zones[planet_zone(index)]
             center = (float(np.mean([p[0] for p in zone])), float(np.mean([p[1] for p in zone])))
             self.scene.add_board(planet, center)
         self._rng = random.Random(seed)
@@ -88,7 +88,7 @@ class TablePlayback:
     def _discard(self, card_code: str) -> None:
         for thing in [t for t in self.scene.things if t.kind == "card"]:
             self.scene.remove(thing)  # the new card covers the pile
-        x, y = self._zone_center("discard")
+        x, y = self._zone_center(DISCARD_ZONE)
         self.scene.add_card(Card.parse(card_code), (x + self._rng.uniform(-4, 4),
                                                     y + self._rng.uniform(-4, 4)),
                             self._rng.uniform(-6, 6))
@@ -107,7 +107,7 @@ class TablePlayback:
                                 sticker_mm=STICKER_MM, tile_mm=32.0)
 
     def _tray_box(self) -> tuple[float, float, float, float]:
-        polygon = self.scene.layout.zones["scan-tray"]
+        polygon = self.scene.layout.zones[TRAY_ZONE]
         xs, ys = [p[0] for p in polygon], [p[1] for p in polygon]
         return min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)
 

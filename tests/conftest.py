@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from companion.rules import Game, GameState, Setup, parse_event
+
+# What `make test` sets, so that a plain `pytest` runs the same: Kivy with no argument parsing
+# of ours and its settings inside the project, one BLAS thread (see vision/__init__.py).
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+os.environ.setdefault("KIVY_HOME", str(Path(__file__).resolve().parents[1] / ".kivy"))
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 #: A fixed ring for rule tests (clockwise). Jump 1 is shared by Freezer and Hazard, as in the
 #: rules text; Hazard's neighbours are Green Heggar and Ruby Red, as in the rules text too.

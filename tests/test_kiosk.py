@@ -25,7 +25,8 @@ from tests.conftest import setup_json
 from ui.camera import CameraWorker, TableEyes
 from ui.session import Session
 from ui.system import notify
-from vision.config import Calibration
+from synthetic.teaching import demo_calibration
+from vision.config import Calibration, load_calibration
 from vision.sources import SourceError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -243,9 +244,10 @@ def test_a_full_disk_refuses_the_action_with_a_clear_message_and_keeps_the_recor
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     monkeypatch.setattr(os, "write", full)
-    assert not session.play(TopUp())
+    refused = session.play(TopUp())
     monkeypatch.undo()
-    assert "No space left on device" in session.message and "not recorded" in session.message
+    assert not refused
+    assert "No space left on device" in refused.message and "not recorded" in refused.message
     assert session.journal.path.read_bytes() == before and session.state.action == 2
 
 
@@ -255,8 +257,9 @@ def test_a_read_only_disk_says_so_and_starts_nothing(tmp_path):
     games.mkdir()
     games.chmod(0o500)
     session = Session(Library(tmp_path))
-    assert not session.start(parse_event(setup_json(2)))
-    assert "cannot be saved" in session.message and session.state is None
+    started = session.start(parse_event(setup_json(2)))
+    assert not started
+    assert "cannot be saved" in started.message and session.state is None
 
 
 def test_a_read_only_disk_as_root_is_simulated(tmp_path, monkeypatch):
@@ -269,8 +272,9 @@ def test_a_read_only_disk_as_root_is_simulated(tmp_path, monkeypatch):
         return real_open(path, flags, *args)
 
     monkeypatch.setattr(os, "open", read_only)
-    assert not session.start(parse_event(setup_json(2)))
-    assert "Read-only file system" in session.message and session.state is None
+    started = session.start(parse_event(setup_json(2)))
+    assert not started
+    assert "Read-only file system" in started.message and session.state is None
 
 
 PI_INPUTS = """I: Bus=0018 Vendor=0000 Product=0000 Version=0000
@@ -449,3 +453,31 @@ def test_a_new_calibration_reaches_the_camera_at_once_tray_crop_included():
         assert camera.crop != aimed_first  # aimed anew at the tray the new view places
     finally:
         worker.stop()
+
+
+def test_a_new_calibration_and_a_taught_deck_are_the_camera_s_at_once_and_kept(tmp_path):
+    """One calibration: the controller's, handed to the camera with every change (teaching
+    once changed a copy, and calibrating left the camera on the old one until a restart)."""
+    path = tmp_path / "calibration.json"
+    worker = CameraWorker(lambda: None, Calibration())  # type: ignore[arg-type,return-value]
+    session = Session(Library(tmp_path), calibration=worker.calibration,
+                      calibration_path=path, calibration_problem="damaged", camera=worker)
+    table = seen_from_above(7.5)
+    done = session.recalibrate(table, "Calibrated and saved.")
+    assert done and session.calibration is table and session.calibration_problem == ""
+    assert worker._recalibrated is table  # taken up on the camera's next frame
+    assert load_calibration(path).image_to_table is not None
+    deck = demo_calibration().cards
+    taught = session.teach(deck, "Taught.")
+    assert taught and session.calibration.cards is deck
+    assert worker._recalibrated is session.calibration
+    assert session.calibration.image_to_table is not None  # the table's calibration kept
+    assert load_calibration(path).cards is not None
+
+
+def test_a_calibration_that_cannot_be_saved_is_used_and_the_players_are_told(tmp_path):
+    session = Session(Library(tmp_path), calibration_path=tmp_path / "gone" / "cal.json")
+    made = Calibration()
+    outcome = session.recalibrate(made)
+    assert not outcome and outcome.said.startswith("Not saved: ")
+    assert session.calibration is made  # right, only not kept past a restart

@@ -11,13 +11,14 @@ from pathlib import Path
 
 from companion.library import Library, bg_stats_play, default_home
 from companion.observations import Observation
-from companion.rules import End, Fly, Jump, TopUp, parse_event
+from companion.observations import CardSeen
+from companion.rules import End, Fly, Jump, Redo, Scan, TopUp, Undo, parse_event
 from companion.scoring import score
 from companion.simulate import simulate
 from tests.conftest import setup_json
 from ui.demo import DemoTable, play_demo
 from ui.preferences import Regular, load_preferences
-from ui.session import Session
+from ui.session import Session, same_action
 
 
 def started(tmp_path, **options) -> Session:
@@ -28,8 +29,10 @@ def started(tmp_path, **options) -> Session:
 
 def test_a_refused_action_keeps_the_game_and_says_why(tmp_path):
     session = started(tmp_path)
-    assert not session.play(Fly("Freezer"))
-    assert "first move must be a jump" in session.message
+    refused = session.play(Fly("Freezer"))
+    assert not refused and refused.kind == "refused"
+    assert "first move must be a jump" in refused.message
+    assert "first move must be a jump" in refused.said  # the players' words, English here
     assert session.state.action == 1
 
 
@@ -59,6 +62,44 @@ def test_the_newest_unfinished_game_is_resumed_and_finished_ones_are_listed(tmp_
     assert again.state.players[0].at == 4 and again.state.action == 2
     records = Library(tmp_path).records()
     assert [r.path for r in records if r.ended] == [finished]
+
+
+def test_a_whole_game_is_played_by_taps_on_the_controller_alone(tmp_path):
+    """No Kivy: each tap is one of the controller's actions. Cards the camera would read are
+    confirmed from its proposal; a mistaken action is undone and redone on the way."""
+    game = simulate(11, 3)
+    session = Session(Library(tmp_path))
+    assert session.start(game.setup).said == f"New game: {game.setup.first} begins."
+    corners = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
+    confirmed = 0
+    for event in game.events:
+        card = getattr(event, "card", None)
+        if isinstance(event, Undo):
+            outcome = session.undo()
+        elif isinstance(event, Redo):
+            outcome = session.redo()
+        elif isinstance(event, End):
+            outcome = session.end()
+        elif isinstance(event, Jump | Scan) and card is not None:
+            session.look_and_auto_confirm(Observation())  # the pile cleared between cards
+            view, _ = session.look_and_auto_confirm(
+                Observation(cards=(CardSeen(card.code, 0.9, "discard", corners),)))
+            matching = [p for p in view.proposals if same_action(p.event, event)]
+            if matching:
+                outcome = session.confirm(matching[0])
+                confirmed += 1
+            else:  # the card reaches more than one place: the players tap where
+                outcome = session.play(event)
+        else:
+            outcome = session.play(event)
+        assert outcome.done and outcome.kind == "done", (event, outcome.message)
+        assert outcome.said  # the record's sentence for what was done
+    assert confirmed >= 10
+    assert session.state.ended
+    assert score(session.state).to_json() == score(game.game.state).to_json()
+    exported = session.export()
+    assert exported and "bgstats" in exported.said
+    assert not session.redo() and session.redo().said == "There is nothing to redo."
 
 
 def test_a_finished_game_exports_as_its_journal_and_a_bg_stats_play(tmp_path):
@@ -127,18 +168,18 @@ def test_statistics_count_games_wins_and_scores_and_skip_games_without_scores(tm
 
 
 def test_auto_confirm_takes_an_unambiguous_proposal_and_only_then(tmp_path):
-    from companion.observations import CardSeen
     session = started(tmp_path, auto_confirm=True)
     session.play(Jump("Caldera"))
     corners = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
-    view = session.look_and_auto_confirm(
+    view, played = session.look_and_auto_confirm(
         Observation(cards=(CardSeen("B3/G2", 0.9, "discard", corners),)))
     # Blue 3 reaches only Ruby Red from Caldera, and Green 2 scans Caldera: two proposals
-    assert len(view.proposals) == 2 and session.state.action == 2
+    assert len(view.proposals) == 2 and session.state.action == 2 and not played
     session.look_and_auto_confirm(Observation())
-    view = session.look_and_auto_confirm(
+    view, played = session.look_and_auto_confirm(
         Observation(cards=(CardSeen("G2/O1", 0.9, "discard", corners),)))
     assert view.proposals == () and session.state.stacks[4].left == 7  # scanned, by itself
+    assert played and "scan" in played.said.lower()
 
 
 def test_the_demo_plays_a_whole_game_through_the_pipeline_to_the_engines_scores(tmp_path):

@@ -168,7 +168,7 @@ def shot(name: str) -> None:
 def data_words() -> set[str]:
     """What the screens show as it is, in every language: names and the language names."""
     words = {"Space Mission", "English", "Deutsch", "Italiano", "BG Stats"}
-    words |= {p.planet.name for p in app.box.planets}
+    words |= {p.planet.name for p in app.session.box.planets}
     words |= {r.name for r in app.preferences.roster}
     if app.manager.has_screen("setup"):
         words |= {name for name, _color in screen("setup").seats}
@@ -348,7 +348,7 @@ def every_state():  # type: ignore[no-untyped-def]
     for event in game.events[:40]:
         app.session.play(event)
     app._publish()
-    app.say(app.log_lines()[-1].text, "done")
+    app.say(app.session.log_lines()[-1].text, "done")
     yield from settle()
     shot("play-mid")
     play.tap_action("jump")
@@ -657,7 +657,7 @@ def scenario_first_boot():  # type: ignore[no-untyped-def]
     shot("first-boot-sheets")
     tap(calibration.ids.calibrate)
     yield from settle()
-    result["calibrated"] = (app.data_home / "calibration.json").exists()
+    result["calibrated"] = (app.session.library.home / "calibration.json").exists()
     result["advice"] = calibration.advice
     yield from settle()
     result["back_text_after"] = calibration.ids.back.text
@@ -676,7 +676,7 @@ def scenario_usb_backup():  # type: ignore[no-untyped-def]
     if os.environ.get("UI_UNSCORED"):
         from companion.journal import write_journal
         hidden = simulate(6, 3, hide_rate=1.0)
-        write_journal(app.library.games / "20261101-200000.jsonl", hidden.setup,
+        write_journal(app.session.library.games / "20261101-200000.jsonl", hidden.setup,
                       [e for e in hidden.events if not isinstance(e, Inventory)])
     game = simulate(5, 2)
     app.session.start(game.setup)
@@ -705,7 +705,7 @@ def scenario_usb_backup():  # type: ignore[no-untyped-def]
     tap(home.ids.back_up)  # a second copy works as the first did
     yield from settle()
     result["second_kind"] = home.stick_kind
-    result["journals"] = sorted(p.name for p in (app.data_home / "games").glob("*.jsonl"))
+    result["journals"] = sorted(p.name for p in app.session.library.games.glob("*.jsonl"))
 
 
 def longest_word_shown() -> int:
@@ -869,7 +869,7 @@ def scenario_long_game():  # type: ignore[no-untyped-def]
     result["lines"] = len(app.session.journal.game.log)
     yield from settle()
     play = screen("play")
-    log = app._log
+    log = app.session._log
     worded = 0
     import ui.words
     sentence = ui.words.event_sentence
@@ -883,10 +883,10 @@ def scenario_long_game():  # type: ignore[no-untyped-def]
         tap(play.ids[button])
         yield from settle()
     ui.words.event_sentence = sentence
-    result["same_log"] = app._log is log
+    result["same_log"] = app.session._log is log
     result["worded"] = worded
     result["lines_after"] = len(app.session.journal.game.log)
-    result["log_top"] = app.log_lines()[-1].text
+    result["log_top"] = app.session.log_lines()[-1].text
     shot("long-game")
 
 
@@ -896,7 +896,7 @@ def scenario_read_only_home():  # type: ignore[no-untyped-def]
     yield from settle()
     result["screen"] = app.manager.current
     result["message"], result["kind"] = app.message, app.message_kind
-    result["library_problem"] = app.library.problem
+    result["library_problem"] = app.session.library.problem
     shot("read-only-home")
 
 
@@ -908,7 +908,7 @@ def scenario_hostile_calibration():  # type: ignore[no-untyped-def]
 
     from ui.camera import CameraWorker, source_opener
     from vision.config import Calibration
-    result["calibration_problem"] = app.calibration_problem
+    result["calibration_problem"] = app.session.calibration_problem
     app.show("calibration")
     yield from settle()
     result["advice"] = screen("calibration").advice
@@ -916,7 +916,7 @@ def scenario_hostile_calibration():  # type: ignore[no-untyped-def]
     hostile = Calibration()
     hostile.image_to_table, hostile.image_size = np.zeros((3, 3)), (1280, 720)
     app.camera.stop()
-    app.camera = CameraWorker(source_opener(CAMERA), hostile)
+    app.session.camera = CameraWorker(source_opener(CAMERA), hostile)
     app.camera.start()
     seconds = float(os.environ.get("UI_SOAK_SECONDS", "10"))
     start, frames = time.monotonic(), app.camera.frames
@@ -955,7 +955,7 @@ def scenario_teach_photos():  # type: ignore[no-untyped-def]
     tap(next(row for row in rows() if row.text == result["rows"][-1]).ids["remove"])
     yield from settle()
     result["rows_after"] = [row.text for row in rows()]
-    result["album"] = sorted(p.name for p in (app.data_home / "deck-photos").iterdir())
+    result["album"] = sorted(p.name for p in (app.session.library.home / "deck-photos").iterdir())
     result["message"] = teach.message
     yield from close_modal()
 
@@ -997,7 +997,7 @@ def scenario_demo():  # type: ignore[no-untyped-def]
     while time.monotonic() - started < 1.0:
         yield
     result["looks_on_a_still_frame"] = len(looks)
-    result["calibration_path"] = str(app.calibration_path)
+    result["calibration_path"] = str(app.session.calibration_path)
     result["rss_mb"] = rss_mb()
 
 
@@ -1079,7 +1079,7 @@ def scenario_teach():  # type: ignore[no-untyped-def]
     shot("teach-ready")
     tap(teach.ids.keep)
     yield from settle()
-    album = app.data_home / "deck-photos"
+    album = app.session.library.home / "deck-photos"
     result["album"] = sorted(p.name for p in album.iterdir())
     result["taps"] = json.loads((album / "taps.json").read_text())
     result["progress"] = teach.progress
@@ -1090,8 +1090,8 @@ def scenario_teach():  # type: ignore[no-untyped-def]
     while (teach.busy or teach.message_kind == "info") and time.monotonic() < deadline:
         yield
     result["taught_message"] = teach.message
-    result["codes_taught"] = sorted(app.calibration.cards.codes) if app.calibration.cards \
-        else []
+    cards = app.session.calibration.cards
+    result["codes_taught"] = sorted(cards.codes) if cards else []
     yield from settle()
     shot("teach-taught")
     app.show("calibration")

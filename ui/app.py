@@ -27,7 +27,6 @@ from kivy.uix.vkeyboard import VKeyboard
 from companion.box import BoxProfileError, load_box
 from companion.journal import Journal
 from companion.library import Library, default_home
-from companion.observations import Observation
 from companion.rules import Event, Setup
 from companion.tracker import Proposal, TrackerView
 from ui import i18n
@@ -46,9 +45,9 @@ from ui.screens.history import HistoryScreen
 from ui.screens.home import HomeScreen
 from ui.screens.play import PlayScreen
 from ui.screens.settings import SettingsScreen
-from ui.session import Session
+from ui.session import Outcome, Session
 from ui.system import notify
-from ui.words import GameLog, LogLine, disk_words, error_text
+from ui.words import error_text
 from vision.config import Calibration, CalibrationError, load_calibration
 from synthetic.teaching import demo_calibration
 
@@ -131,17 +130,12 @@ class CompanionApp(App):
         self.auto_confirm_asked = auto_confirm
         self.demo_seed, self.demo_players = demo_seed, demo_players
         self.demo: DemoTable | None = None
-        self.camera: CameraWorker | None = None
         self.preferences = Preferences()
-        self.calibration_problem = ""
-        """Why the saved calibration file was not used, when it was not."""
         self._looked: tuple[object, ...] | None = None
         """The camera frame, entry and record the tracker last looked at."""
         self.settings_from = "home"
         """The screen Settings was opened from, where its Back goes."""
         self._published: tuple[Journal | None, int] = (None, -1)
-        self._log_key: tuple[Journal, str] | None = None
-        self._log: GameLog | None = None
 
     # -- building ------------------------------------------------------------------------------
 
@@ -154,32 +148,32 @@ class CompanionApp(App):
         self.preferences = load_preferences(self.preferences_path)
         self.language = i18n.set_language(self.preferences.language)
         use_keyboard_layout(self.language)
-        self.box_path = self.home / "box.json"
+        box_path = self.home / "box.json"
         try:
-            self.box = load_box(self.box_path if self.box_path.exists() else None)
+            box = load_box(box_path if box_path.exists() else None)
         except BoxProfileError as error:  # a damaged profile of the user's: the shipped one
             log.warning("%s", error)
-            self.box = load_box()
+            box = load_box()
         manual = self.camera_spec == "none"
         opener = None if manual or self.camera_spec == "demo" else source_opener(
             self.camera_spec)
         demo = opener is None and not manual
-        self.data_home = self.home / "demo" if demo else self.home
+        data_home = self.home / "demo" if demo else self.home
         """Games and calibration: a demo's stay apart from the real ones."""
-        self.library = Library(self.data_home)
-        self.calibration_path = self.data_home / "calibration.json"
-        self.calibration = demo_calibration() if demo else Calibration()
-        if self.calibration_path.exists():
+        calibration_path = data_home / "calibration.json"
+        calibration, calibration_problem = demo_calibration() if demo else Calibration(), ""
+        if calibration_path.exists():
             try:
-                self.calibration = load_calibration(self.calibration_path)
+                calibration = load_calibration(calibration_path)
             except CalibrationError as error:
                 log.warning("%s", error)  # play goes on by touch
                 # the calibration screen says what is wrong; the path is the log's
-                self.calibration_problem = str(error).removeprefix(f"{self.calibration_path}: ")
-            if demo and self.calibration.cards is None:
-                self.calibration.cards = demo_calibration().cards  # the demo's deck is taught
-        self.session = Session(self.library,
-                               self.auto_confirm_asked or self.preferences.auto_confirm)
+                calibration_problem = str(error).removeprefix(f"{calibration_path}: ")
+            if demo and calibration.cards is None:
+                calibration.cards = demo_calibration().cards  # the demo's deck is taught
+        self.session = Session(Library(data_home),
+                               self.auto_confirm_asked or self.preferences.auto_confirm,
+                               box, box_path, calibration, calibration_path, calibration_problem)
         for name in KV_FILES:
             Builder.load_file(str(Path(__file__).parent / "screens" / f"{name}.kv"))
         Window.clearcolor = theme.BACKGROUND
@@ -194,39 +188,33 @@ class CompanionApp(App):
         if demo:
             table = self.demo = DemoTable.simulated(self.demo_seed, self.demo_players)
             self.session.start(table.setup)
-            self.camera = CameraWorker(lambda: table, self.calibration)
+            self.session.camera = CameraWorker(lambda: table, calibration)
             self.demo_running = True
             self.demo_hint = _("Demo: a simulated group plays; the camera reads the table.")
             start = "play"
         else:
             if opener is not None:
-                self.camera = CameraWorker(opener, self.calibration)
-            if self.session.resume():
-                start = "end" if self.session.state is not None and \
-                    self.session.state.ended else "play"
-            elif self.session.error is not None:
-                problem = self._not_resumed(self.session.error)
-            elif opener is not None and not self.calibration_path.exists():
+                self.session.camera = CameraWorker(opener, calibration)
+            resumed = self.session.resume()
+            if resumed:
+                state = self.session.state
+                start = "end" if state is not None and state.ended else "play"
+            elif resumed is not None:
+                problem = resumed.said
+            elif opener is not None and not calibration_path.exists():
                 self.first_boot = True  # not an empty table: what to do first
                 start = "calibration"
         self._publish()
         self.manager = manager
         self.show(start)
-        if self.library.problem is not None:
+        library = self.session.library
+        if library.problem is not None:
             problem = " ".join(filter(None, [problem, _("No game can be saved: {reason}.").format(
-                reason=self.library.problem)]))
+                reason=library.problem)]))
         if problem:
             self.say(problem, "refused")
         Clock.schedule_interval(self._tick, 0.1)
         return manager
-
-    def _not_resumed(self, error: BaseException) -> str:
-        """Why the unfinished game was not opened on start, for the home screen."""
-        record = self.library.in_progress()
-        reason = disk_words(error) if isinstance(error, OSError) else str(error)
-        return _("The unfinished game ({players}) cannot be played on: {reason}. Its record "
-                 "is kept as it is.").format(
-            players=", ".join(record.players) if record else "?", reason=reason)
 
     def _rescale(self, _window: object, size: tuple[int, int]) -> None:
         self.scale = theme.scale_for(*size)
@@ -241,6 +229,10 @@ class CompanionApp(App):
         if not self.manager.has_screen(name):
             self.manager.add_widget(SCREENS[name](name=name))
         self.manager.current = name
+
+    @property
+    def camera(self) -> CameraWorker | None:
+        return self.session.camera
 
     def on_start(self) -> None:
         if self.camera is not None:
@@ -274,9 +266,10 @@ class CompanionApp(App):
                 self._demo_decide()
             return
         self._looked = looked
-        view = self.session.look_and_auto_confirm(latest.seen, self.entering or None,
-                                                  inventory or None)
-        self._publish()  # auto-confirm may have played a proposal
+        view, played = self.session.look_and_auto_confirm(latest.seen, self.entering or None,
+                                                          inventory or None)
+        if played:
+            self.act(played)
         if view != self.view:
             self.view = view
         if self.demo_running and self.demo_move is None:
@@ -304,87 +297,43 @@ class CompanionApp(App):
 
     # -- what the screens ask of the game ------------------------------------------------------
 
+    def act(self, outcome: Outcome) -> bool:
+        """Show what an action of the session did: the game as it is now, and the outcome's
+        words, as done or refused."""
+        self._publish()
+        self.say(outcome.said, outcome.kind)
+        return outcome.done
+
     def play(self, event: Event) -> bool:
-        """Play an event from a tap or a confirmed proposal; say what happened either way."""
-        ok = self.session.play(event)
-        self._publish()
-        if ok:
-            lines = self.log_lines()
-            self.say(lines[-1].text if lines else "", "done")
-        else:
-            self.say(error_text(self.session.error) if self.session.error else "", "refused")
-        return ok
-
-    def undo(self) -> bool:
-        if not self.session.can_undo:
-            self.say(_("There is nothing to undo."), "refused")
-            return False
-        return self.play_journal_line("undo")
-
-    def redo(self) -> bool:
-        if not self.session.can_redo:
-            self.say(_("There is nothing to redo."), "refused")
-            return False
-        return self.play_journal_line("redo")
-
-    def play_journal_line(self, kind: str) -> bool:
-        ok = self.session.undo() if kind == "undo" else self.session.redo()
-        self._publish()
-        if ok:
-            self.say(self.log_lines()[-1].text, "done")
-        else:
-            self.say(error_text(self.session.error) if self.session.error else "", "refused")
-        return ok
-
-    def confirm(self, proposal: Proposal) -> bool:
-        return self.play(proposal.event)
+        """Play an event from a tap; say what happened either way."""
+        return self.act(self.session.play(event))
 
     def dismiss(self, proposals: list[Proposal]) -> None:
-        for proposal in proposals:
-            self.session.dismiss(proposal)
+        self.session.dismiss(proposals)
         self.view = TrackerView((), self.view.flags)
 
     def say(self, text: str, kind: str = "info") -> None:
         self.message, self.message_kind = text, kind
 
-    def undoable(self) -> str:
-        """What an undo would take back now, in words ("" when nothing)."""
-        self.log_lines()
-        line = None if self._log is None else self._log.in_effect
-        return "" if line is None else line.text
-
-    def log_lines(self) -> list[LogLine]:
-        """The record as sentences: each line worded once, when it is added (again only when
-        another record is opened or the language changes)."""
-        journal = self.session.journal
-        if journal is None:
-            return []
-        entries = journal.game.log
-        key = (journal, self.language)  # the object itself: a closed one's id may be reused
-        if self._log is None or self._log_key != key or len(self._log) > len(entries):
-            self._log_key, self._log = key, GameLog(journal.game.setup)
-        self._log.extend(entries[len(self._log):])
-        return self._log.said
-
     def start_game(self, setup: Setup) -> bool:
-        if not self.session.start(setup):
-            self.say(error_text(self.session.error) if self.session.error else "", "refused")
-            return False
+        started = self.session.start(setup)
+        if not started:
+            return self.act(started)
         self.remember_players([(p.name, p.color) for p in setup.players])
         self._publish()
         self.show("play")
-        self.say(_("New game: {player} begins.").format(player=setup.first), "info")
+        self.say(started.said, "info")
         return True
 
     def open_record(self, path: Path) -> bool:
         """Open a kept game: to play on, or to enter the tiles of a finished one."""
-        if not self.session.open(path):
-            self.say(error_text(self.session.error) if self.session.error else "", "refused")
-            return False
+        opened = self.session.open(path)
+        if not opened:
+            return self.act(opened)
         self._publish()
         state = self.session.state
         self.show("end" if state is not None and state.ended else "play")
-        self.say(self.session.notice, "info")
+        self.say(opened.said, "info")
         return True
 
     # -- what the app remembers ----------------------------------------------------------------
@@ -469,6 +418,3 @@ class CompanionApp(App):
             return None
         latest = self.camera.latest
         return latest.tray_frame if latest.tray_frame is not None else latest.frame
-
-    def camera_seen(self) -> Observation:
-        return Observation() if self.camera is None else self.camera.latest.seen

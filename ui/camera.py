@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from companion.observations import Observation
+from companion.observations import TRAY_ZONE, Observation
 from vision.config import Calibration
 from vision.pipeline import Pipeline
 from vision.sources import FrameSource, OpenCVSource, ReplaySource, SourceError, camera_available
@@ -205,9 +205,9 @@ def tray_crop(calibration: Calibration,
     """The scan tray's rectangle on the sensor, with a margin, from the calibrated view (None
     when the layout places no tray)."""
     assert calibration.image_to_table is not None and calibration.image_size is not None
-    if "scan-tray" not in calibration.layout.zones:
+    if TRAY_ZONE not in calibration.layout.zones:
         return None
-    tray = np.array(calibration.layout.zones["scan-tray"], dtype=np.float64)
+    tray = np.array(calibration.layout.zones[TRAY_ZONE], dtype=np.float64)
     to_image = np.linalg.inv(calibration.image_to_table)
     points = cv2.perspectiveTransform(tray.reshape(-1, 1, 2), to_image).reshape(-1, 2)
     scale_x = sensor[0] / calibration.image_size[0]

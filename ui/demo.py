@@ -143,10 +143,10 @@ def play_demo(demo: DemoTable, session: Session, eyes: TableEyes | None = None) 
         if frame is None:
             break
         seen: Observation = eyes.see(frame, demo.read_tray())
-        move = demo.decide(session.look_and_auto_confirm(seen,
-                                                         inventory_for=demo.inventory_for))
+        view, _played = session.look_and_auto_confirm(seen, inventory_for=demo.inventory_for)
+        move = demo.decide(view)
         if move is not None:
-            demo.moved(move, session.play(move.event))
+            demo.moved(move, bool(session.play(move.event)))
 
 
 def _matches(proposed: Event, scripted: Event) -> bool:

@@ -1,20 +1,63 @@
-"""The game session behind the screens: the open journal and the tracker.
+"""The controller under the screens: the game, the library, the box, the calibration and the
+camera, with the actions the players can take.
 
-Undo and redo are journal events (the core keeps both), so they survive a restart. Kivy-free, so
-the whole loop can be driven and tested without a window.
+Every action returns an ``Outcome``: whether it was done, and what to tell the players, in their
+language. The screens show outcomes and bind to the app's copies of the state; they never hold a
+second copy of the calibration or read a refusal back from a side field. Undo and redo are
+journal events (the core keeps both), so they survive a restart. Kivy-free, so a whole game can
+be driven and tested without a window.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from companion.box import BoxProfile, load_box, save_box
 from companion.journal import Journal, JournalError, JournalWriteError
-from companion.library import Library
+from companion.library import ExportError, Library, record_of
 from companion.observations import Observation
-from companion.rules import Event, GameState, Redo, RulesError, Setup, Undo
+from companion.rules import End, Event, GameState, Redo, RulesError, Setup, Undo
 from companion.tracker import Proposal, Tracker, TrackerView
+from ui.camera import CameraWorker
+from ui.i18n import _, language
+from ui.words import GameLog, LogLine, disk_words, error_text
+from vision.cards import CardModel
+from vision.config import Calibration, save_calibration
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What an action did: done or not, and what to tell the players, in their language."""
+
+    done: bool
+    said: str = ""
+    """What was done (the record's sentence for it), or why not."""
+    error: BaseException | None = None
+    """The refusal or failure itself, when there was one (for logs and tests)."""
+    weak: bool = False
+    """Done, but with something the players should fix (a small sticker, a thin deck)."""
+
+    def __bool__(self) -> bool:
+        return self.done
+
+    @property
+    def kind(self) -> str:
+        """How the screen shows it: as done, or as refused (also a done-but-weak one)."""
+        return "done" if self.done and not self.weak else "refused"
+
+    @property
+    def message(self) -> str:
+        """The refusal or failure in English (logs and tests)."""
+        return "" if self.error is None else str(self.error)
+
+
+def refused(error: BaseException) -> Outcome:
+    return Outcome(False, error_text(error), error)
 
 
 @dataclass
@@ -22,78 +65,108 @@ class Session:
     library: Library
     auto_confirm: bool = False
     """Confirm an unambiguous camera proposal without a tap (off unless the players choose)."""
+    box: BoxProfile = field(default_factory=load_box)
+    box_path: Path | None = None
+    """Where a box set up by the players is kept (None: not kept)."""
+    calibration: Calibration = field(default_factory=Calibration)
+    """The one calibration: the camera worker is handed each new one as it is made."""
+    calibration_path: Path | None = None
+    calibration_problem: str = ""
+    """Why the saved calibration file was not used, when it was not."""
+    camera: CameraWorker | None = None
     journal: Journal | None = None
     tracker: Tracker = field(default_factory=Tracker)
-    error: BaseException | None = None
-    """Why the last thing asked of the session was refused or failed (None when it went well);
-    the screen says it in the players' language."""
     notice: str = ""
     """Something the players should know on opening a record (a line cut short)."""
     _lock: threading.RLock = field(default_factory=threading.RLock)
+    _log: GameLog | None = None
+    _log_key: tuple[Journal, str] | None = None
 
     @property
     def state(self) -> GameState | None:
         return None if self.journal is None else self.journal.state
 
-    @property
-    def message(self) -> str:
-        """The last refusal or failure, in English (logs and tests)."""
-        return "" if self.error is None else str(self.error)
+    # -- records -------------------------------------------------------------------------------
 
-    def start(self, setup: Setup) -> bool:
+    def start(self, setup: Setup) -> Outcome:
         with self._lock:
             self.close()
             try:
                 self.journal = self.library.new_game(setup)
             except (JournalWriteError, OSError) as error:
-                self.error = error
-                return False
+                return refused(error)
             self._fresh()
-            return True
+            return Outcome(True, _("New game: {player} begins.").format(player=setup.first))
 
-    def resume(self) -> bool:
-        """Open the newest unfinished game, at the same turn and action. False if none."""
+    def resume(self) -> Outcome | None:
+        """Open the newest unfinished game, at the same turn and action (None if there is
+        none). When it cannot be opened, its record is kept as it is, and the outcome says
+        why."""
         record = self.library.in_progress()
-        return record is not None and self.open(record.path)
+        if record is None:
+            return None
+        opened = self.open(record.path)
+        if opened:
+            return opened
+        error = opened.error
+        reason = disk_words(error) if isinstance(error, OSError) else str(error)
+        return Outcome(False, _("The unfinished game ({players}) cannot be played on: {reason}. "
+                                "Its record is kept as it is.").format(
+            players=", ".join(record.players), reason=reason), error)
 
-    def open(self, path: Path) -> bool:
+    def open(self, path: Path) -> Outcome:
         """Open a kept record to play on, or to enter the tiles of a finished game."""
         with self._lock:
             try:
                 journal = Journal.open(path)
             except (JournalError, JournalWriteError, OSError) as error:
-                self.error = error
-                return False
+                return refused(error)
             self.close()
             self.journal = journal
             self._fresh()
             self.notice = "" if journal.dropped is None else str(journal.dropped)
-            return True
+            return Outcome(True, self.notice)
 
     def _fresh(self) -> None:
         self.tracker = Tracker()
-        self.error = None
         self.notice = ""
 
-    def play(self, event: Event) -> bool:
-        """Apply and store an event; on refusal keep the game and keep the reason in ``error``."""
+    def close(self) -> None:
+        if self.journal is not None:
+            self.journal.close()
+            self.journal = None
+
+    # -- the game ------------------------------------------------------------------------------
+
+    def play(self, event: Event) -> Outcome:
+        """Apply and store an event; on refusal the game is kept and the outcome says why."""
         with self._lock:
             if self.journal is None:
-                self.error = RulesError("no game is open")
-                return False
+                return refused(RulesError("no game is open"))
             try:
                 self.journal.append(event)
             except (RulesError, JournalWriteError) as error:
-                self.error = error
-                return False
-            self.error = None
-            return True
+                return refused(error)
+            lines = self.log_lines()
+            return Outcome(True, lines[-1].text if lines else "")
 
-    def undo(self) -> bool:
+    def undo(self) -> Outcome:
+        if not self.can_undo:
+            return Outcome(False, _("There is nothing to undo."))
         return self.play(Undo())
 
-    def redo(self) -> bool:
+    def redo(self) -> Outcome:
+        if not self.can_redo:
+            return Outcome(False, _("There is nothing to redo."))
         return self.play(Redo())
+
+    def confirm(self, proposal: Proposal) -> Outcome:
+        """The players said "yes" to what the camera proposed."""
+        return self.play(proposal.event)
+
+    def end(self) -> Outcome:
+        """The players end the game (at the end of the round, or early)."""
+        return self.play(End())
 
     @property
     def can_undo(self) -> bool:
@@ -104,28 +177,106 @@ class Session:
         return self.journal is not None and bool(self.journal.game.undone)
 
     def look_and_auto_confirm(self, seen: Observation, entering: str | None = None,
-                              inventory_for: str | None = None) -> TrackerView:
+                              inventory_for: str | None = None) -> tuple[TrackerView, Outcome]:
         """What the camera proposes now; with auto-confirm, an unambiguous proposal is played
-        (written to the record), hence the name."""
+        (written to the record), hence the name, and the outcome says so."""
         with self._lock:
             state = self.state
             if state is None:
-                return TrackerView()
+                return TrackerView(), Outcome(False)
             view = self.tracker.update(state, seen, entering, inventory_for)
             if self.auto_confirm and view.unambiguous is not None:
-                if self.play(view.unambiguous.event):
-                    return TrackerView((), view.flags)
-            return view
+                played = self.play(view.unambiguous.event)
+                if played:
+                    return TrackerView((), view.flags), played
+            return view, Outcome(False)
 
-    def dismiss(self, proposal: Proposal) -> None:
+    def dismiss(self, proposals: list[Proposal]) -> None:
         """The players said "not this": the camera stops proposing it for what it sees now."""
         with self._lock:
-            self.tracker.dismiss(proposal.event)
+            for proposal in proposals:
+                self.tracker.dismiss(proposal.event)
 
-    def close(self) -> None:
-        if self.journal is not None:
-            self.journal.close()
-            self.journal = None
+    def export(self) -> Outcome:
+        """The open game's record and its BG Stats play, written to the library's exports."""
+        if self.journal is None:
+            return refused(RulesError("no game is open"))
+        try:
+            journal, play = self.library.export(record_of(self.journal.path))
+        except (ExportError, ValueError) as error:
+            return Outcome(False, error_text(error) if isinstance(error, OSError) else str(error),
+                           error)
+        return Outcome(True, _("Saved {journal} and {play} in {folder}.").format(
+            journal=journal.name, play=play.name, folder=journal.parent))
+
+    # -- the record in words -------------------------------------------------------------------
+
+    def log_lines(self) -> list[LogLine]:
+        """The record as sentences: each line worded once, when it is added (again only when
+        another record is opened or the language changes)."""
+        journal = self.journal
+        if journal is None:
+            return []
+        entries = journal.game.log
+        key = (journal, language())  # the object itself: a closed one's id may be reused
+        if self._log is None or self._log_key != key or len(self._log) > len(entries):
+            self._log_key, self._log = key, GameLog(journal.game.setup)
+        self._log.extend(entries[len(self._log):])
+        return self._log.said
+
+    def undoable(self) -> str:
+        """What an undo would take back now, in words ("" when nothing)."""
+        self.log_lines()
+        line = None if self._log is None else self._log.in_effect
+        return "" if line is None else line.text
+
+    # -- the box and the camera ----------------------------------------------------------------
+
+    def set_box(self, box: BoxProfile) -> Outcome:
+        """The box as the players set it up: kept, and used from the next game on."""
+        if self.box_path is not None:
+            try:
+                save_box(box, self.box_path)
+            except OSError as error:
+                return Outcome(False, _("Not saved: {reason}").format(
+                    reason=disk_words(error)), error)
+        self.box = box
+        return Outcome(True, _("Saved."))
+
+    def recalibrate(self, calibration: Calibration, said: str = "",
+                    weak: bool = False) -> Outcome:
+        """A new calibration of the table: kept, and the camera looks with it from its next
+        frame, its exposure locked (the colours measured now must hold all evening)."""
+        saved = self._keep(calibration, _("Not saved: {reason}"))
+        if saved is not None:
+            return saved
+        if self.camera is not None:
+            self.camera.lock_exposure()
+        return Outcome(True, said or _("Calibrated and saved."), weak=weak)
+
+    def teach(self, model: CardModel, said: str = "", weak: bool = False) -> Outcome:
+        """The deck as taught from the album: kept with the calibration, read from the camera's
+        next frame on."""
+        taught = replace(self.calibration, cards=model, cards_problem=None)
+        saved = self._keep(taught, _("Taught, but not saved: {reason}"))
+        return saved if saved is not None else Outcome(True, said, weak=weak)
+
+    def _keep(self, calibration: Calibration, not_saved: str) -> Outcome | None:
+        """Use a calibration from now on and save it; None when saved, else why not. Used
+        even when not saved: it is right, only not kept past a restart."""
+        self.calibration, self.calibration_problem = calibration, ""
+        if self.camera is not None:
+            self.camera.recalibrate(calibration)
+        if self.calibration_path is None:
+            return None
+        try:
+            save_calibration(calibration, self.calibration_path)
+        except OSError as error:
+            return Outcome(False, not_saved.format(reason=disk_words(error)), error)
+        return None
+
+    def camera_seen(self) -> Observation:
+        return Observation() if self.camera is None else self.camera.latest.seen
 
 
 def same_action(a: Event, b: Event) -> bool:

@@ -12,19 +12,19 @@ from datetime import datetime
 from typing import Any
 
 from companion.journal import JournalWriteError
-from companion.rules import (ACTION_TYPES, SPACE, Card, Coordinate, Develop, Discover, End,
-                             Event, Fly, Game, GameState, Inventory, Jump, Redo, RulesError, Scan,
-                             Setup, TopUp, Undo)
+from companion.rules import (ACTION_TYPES, DEVELOP, DISCOVER, FLY, JUMP, SCAN, SPACE, TOP_UP, Card,
+                             Coordinate, Develop, Discover, End, Event, Fly, Game, GameState,
+                             Inventory, Jump, Redo, RulesError, Scan, Setup, TopUp, Undo)
 from companion.tracker import Notice, Proposal
 from ui.i18n import _, ngettext, pgettext
 
 
 def action_name(kind: str) -> str:
     """The six actions as the rulebooks name them (Nachschub, Rifornimento carte...)."""
-    names = {"top_up": pgettext("action", "Top up"), "jump": pgettext("action", "Jump"),
-             "fly": pgettext("action", "Fly"), "scan": pgettext("action", "Scan"),
-             "develop": pgettext("action", "Develop"),
-             "discover": pgettext("action", "Discover")}
+    names = {TOP_UP: pgettext("action", "Top up"), JUMP: pgettext("action", "Jump"),
+             FLY: pgettext("action", "Fly"), SCAN: pgettext("action", "Scan"),
+             DEVELOP: pgettext("action", "Develop"),
+             DISCOVER: pgettext("action", "Discover")}
     return names[kind]
 
 
@@ -267,13 +267,13 @@ def proposal_question(state: GameState, proposal: Proposal) -> str:
     if isinstance(event, Inventory):
         return _("{player}'s tiles: {tiles}?").format(
             player=event.player, tiles=", ".join(tile_name(t) for t in event.tiles) or "–")
-    question = {"scan": _("Scan {planet}"), "develop": _("Develop {planet}"),
-                "discover": _("Discover on {planet}")}[event.type].format(planet=planet)
+    question = {SCAN: _("Scan {planet}"), DEVELOP: _("Develop {planet}"),
+                DISCOVER: _("Discover on {planet}")}[event.type].format(planet=planet)
     if tile is not None and proposal.tile is not None:
-        question += (_(", reserving tile {number}") if event.type == "scan" else
+        question += (_(", reserving tile {number}") if event.type == SCAN else
                      _(", taking tile {number}")).format(number=f"{proposal.tile.tile_id:02d}")
     elif tile is not None:
-        question += _taking(True, False, reserved=event.type == "scan")
+        question += _taking(True, False, reserved=event.type == SCAN)
     return question + "?"
 
 

@@ -14,6 +14,9 @@ from typing import Any
 
 import numpy as np
 
+from companion.observations import (DISCARD_ZONE, JUMP_GATE_ZONE, TRAY_ZONE, planet_zone,
+                                    player_zone)
+
 Polygon = tuple[tuple[float, float], ...]
 
 ARUCO_DICTIONARY = "DICT_4X4_50"
@@ -179,14 +182,14 @@ def default_layout() -> TableLayout:
     for i in range(8):
         angle = -math.pi / 2 + i * 2 * math.pi / 8  # clockwise from the top, y down
         px, py = cx + rx * math.cos(angle), cy + ry * math.sin(angle)
-        zones[f"planet-{i + 1}"] = rectangle(px - PLANET_BOARD / 2, py - PLANET_BOARD / 2,
-                                             PLANET_BOARD, PLANET_BOARD)
-    zones["jump-gate"] = tuple((cx + 70 * math.cos(a), cy + 70 * math.sin(a))
-                               for a in np.linspace(0, 2 * math.pi, 16, endpoint=False))
-    zones["discard"] = rectangle(95.0, 240.0, 110.0, 150.0)
-    zones["scan-tray"] = rectangle(*tray)
+        zones[planet_zone(i)] = rectangle(px - PLANET_BOARD / 2, py - PLANET_BOARD / 2,
+                                          PLANET_BOARD, PLANET_BOARD)
+    zones[JUMP_GATE_ZONE] = tuple((cx + 70 * math.cos(a), cy + 70 * math.sin(a))
+                                   for a in np.linspace(0, 2 * math.pi, 16, endpoint=False))
+    zones[DISCARD_ZONE] = rectangle(95.0, 240.0, 110.0, 150.0)
+    zones[TRAY_ZONE] = rectangle(*tray)
     for i in range(5):
-        zones[f"player-{i + 1}"] = rectangle(110.0 + i * 200.0, 560.0, 190.0, 70.0)
+        zones[player_zone(i)] = rectangle(110.0 + i * 200.0, 560.0, 190.0, 70.0)
     swatches = {code: rectangle(tx + 45 + k * 38, ty + th + 8, 24.0, 24.0)
                 for k, code in enumerate(COLOR_SWATCHES)}
     return TableLayout(width, height, tuple(markers), zones, swatches)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from companion.tracker import DISCARD_ZONE, TRAY_ZONE
+from companion.observations import DISCARD_ZONE, TRAY_ZONE
 from companion.observations import (CardSeen, CodeSeen, Corners, MarkerSeen, Observation,
                                     Problem, TileSeen)
 from vision.cards import CardModel, read_cards

@@ -6,13 +6,15 @@ The profile is saved in the companion's home, so the shipped file stays as it wa
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from kivy.app import App
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
-from companion.box import BoxPlanet, BoxProfile, save_box
+from companion.box import BoxPlanet
 from companion.rules import COORDINATE_NUMBERS, Planet
 from ui.i18n import _
 from ui.screens.widgets import TouchButton
@@ -43,7 +45,7 @@ class BoxSetupScreen(Screen):
         self.refresh()
 
     def refresh(self) -> None:
-        box = App.get_running_app().box
+        box = App.get_running_app().session.box
         grid = self.ids.planets
         grid.clear_widgets()
         for index, entry in enumerate(box.planets):
@@ -68,7 +70,8 @@ class BoxSetupScreen(Screen):
     def save(self) -> None:
         app = App.get_running_app()
         planets = []
-        for entry, row in zip(app.box.planets, self.rows()):
+        box = app.session.box
+        for entry, row in zip(box.planets, self.rows()):
             planet = Planet(row.ids.name.text.strip() or entry.planet.name, row.jump, row.scan,
                             (row.land1, row.land2))
             planets.append(BoxPlanet(planet, entry.example and planet == entry.planet))
@@ -76,16 +79,10 @@ class BoxSetupScreen(Screen):
         if len(set(names)) != len(names):
             self.message = _("Two planets have the same name.")
             return
-        box = BoxProfile(tuple(planets), app.box.tiles, app.box.deck, app.box.deck_is_example,
-                         app.box.tiles_split_assumed, app.box.about)
-        try:
-            save_box(box, app.box_path)
-        except OSError as error:
-            self.message = _("Not saved: {reason}").format(reason=error.strerror)
-            return
-        app.box = box
-        self.message = _("Saved.")
-        self.refresh()
+        outcome = app.session.set_box(replace(box, planets=tuple(planets)))
+        self.message = outcome.said
+        if outcome:
+            self.refresh()
 
     def read_from_camera(self, index: int) -> None:
         """Read the board lying in the scan tray into row ``index``."""
@@ -94,7 +91,7 @@ class BoxSetupScreen(Screen):
         if frame is None:
             self.message = _("No camera picture to read.")
             return
-        read = read_board(frame, app.calibration.colors)
+        read = read_board(frame, app.session.calibration.colors)
         if not read.complete or read.landing is None:
             self.message = _("Not sure of that board: lay it alone in the scan tray, flat and "
                              "well lit, and try again.")

@@ -19,8 +19,10 @@ from calibration.printables import print_markers, print_stickers
 from calibration.table import CalibrationFailed, ZoneSizing, calibrate_table
 from calibration.album import missing_codes
 from companion.backup import FOLDER, stick_mount, stick_ready
+from companion.observations import (DISCARD_ZONE, JUMP_GATE_ZONE, PLANET_ZONE, PLAYER_ZONE,
+                                    TRAY_ZONE)
 from ui.i18n import _
-from vision.config import Calibration, save_calibration
+from vision.config import Calibration
 from vision.rectify import MarkerDetector, rectify
 
 STICKER_MM = 25.0
@@ -28,12 +30,12 @@ STICKER_MM = 25.0
 
 
 def zone_words(zone: str) -> str:
-    if zone.startswith("planet-"):
-        return _("planet {number}").format(number=zone.split("-")[1])
-    if zone.startswith("player-"):
-        return _("player area {number}").format(number=zone.split("-")[1])
-    return {"scan-tray": _("scan tray"), "discard": _("discard pile"),
-            "jump-gate": _("jump gate")}.get(zone, zone)
+    if zone.startswith(PLANET_ZONE):
+        return _("planet {number}").format(number=zone.removeprefix(PLANET_ZONE))
+    if zone.startswith(PLAYER_ZONE):
+        return _("player area {number}").format(number=zone.removeprefix(PLAYER_ZONE))
+    return {TRAY_ZONE: _("scan tray"), DISCARD_ZONE: _("discard pile"),
+            JUMP_GATE_ZONE: _("jump gate")}.get(zone, zone)
 
 
 def sizing_words(sizing: list[ZoneSizing]) -> str:
@@ -94,14 +96,14 @@ class CalibrationScreen(Screen):
     """Not calibrated and a USB stick is in: the sheets to print can go on it."""
 
     def on_pre_enter(self, *_args: object) -> None:
-        app = App.get_running_app()
-        self.camera = app.camera is not None
-        self.calibrated = app.calibration.image_to_table is not None
-        self.deck, self.deck_kind = deck_words(app.calibration)
-        if app.calibration_problem and not self.advice:
+        session = App.get_running_app().session
+        self.camera = session.camera is not None
+        self.calibrated = session.calibration.image_to_table is not None
+        self.deck, self.deck_kind = deck_words(session.calibration)
+        if session.calibration_problem and not self.advice:
             self.advice, self.advice_kind = _(
                 "The saved calibration cannot be used ({reason}): calibrate again. Play goes "
-                "on by touch.").format(reason=app.calibration_problem), "refused"
+                "on by touch.").format(reason=session.calibration_problem), "refused"
         self._event = Clock.schedule_interval(self.update_view, 0.5)
         self.update_view()
 
@@ -128,15 +130,15 @@ class CalibrationScreen(Screen):
             cv2.polylines(picture, [points], True, (0, 255, 255), 2)
             cv2.putText(picture, str(marker.marker_id), tuple(int(v) for v in points[0]),
                         cv2.FONT_HERSHEY_SIMPLEX, 0.7, (0, 255, 255), 2)
-        rectification = rectify(markers, app.calibration.layout)
+        rectification = rectify(markers, app.session.calibration.layout)
         if rectification is not None:
-            for name, polygon in app.calibration.layout.zones.items():
+            for name, polygon in app.session.calibration.layout.zones.items():
                 points = rectification.to_image(np.array(polygon)).astype(np.int32)
                 cv2.polylines(picture, [points], True, (255, 200, 0), 1)
                 cv2.putText(picture, name, tuple(int(v) for v in points[0]),
                             cv2.FONT_HERSHEY_SIMPLEX, 0.45, (255, 200, 0), 1)
         if self.debug:
-            seen = app.camera_seen()
+            seen = app.session.camera_seen()
             for card in seen.cards:
                 cv2.polylines(picture, [np.array(card.corners, np.int32)], True, (0, 255, 0), 2)
             for tile in seen.tiles:
@@ -150,27 +152,20 @@ class CalibrationScreen(Screen):
         if frame is None:
             self.say(_("No camera picture to calibrate from."), "refused")
             return
+        session = app.session
         try:
-            result = calibrate_table(frame, app.calibration.layout, base=app.calibration)
+            result = calibrate_table(frame, session.calibration.layout, base=session.calibration)
         except CalibrationFailed:
             self.say(_("The camera does not see two of the table's corner markers. Lay the "
                        "printed markers at the table's corners, in the camera's view, and try "
                        "again."), "refused")
             return
-        try:
-            save_calibration(result.calibration, app.calibration_path)
-        except OSError as error:
-            self.say(_("Not saved: {reason}").format(reason=error.strerror), "refused")
-            return
-        app.calibration, app.calibration_problem = result.calibration, ""
+        too_small = any(not zone.readable for zone in result.sizing)
+        outcome = session.recalibrate(result.calibration, _("Calibrated and saved.") + " "
+                                      + sizing_words(result.sizing), weak=too_small)
         self.calibrated = True
         self.offer_sheets = False
-        if app.camera is not None:  # the camera looks with the new calibration at once
-            app.camera.recalibrate(result.calibration)
-            app.camera.lock_exposure()  # the colours measured now must hold all evening
-        too_small = any(not zone.readable for zone in result.sizing)
-        self.say(_("Calibrated and saved.") + " " + sizing_words(result.sizing),
-                 "refused" if too_small else "done")
+        self.say(outcome.said, outcome.kind)
 
     def copy_sheets(self) -> None:
         """The marker sheet and the box's sticker sheet as PDFs on the stick, each whole."""
@@ -179,8 +174,9 @@ class CalibrationScreen(Screen):
         try:
             folder.mkdir(parents=True, exist_ok=True)
             for name, write in (("markers.pdf", lambda out: print_markers(
-                                    app.calibration.layout, out)),
-                                ("stickers.pdf", lambda out: print_stickers(app.box, out))):
+                                    app.session.calibration.layout, out)),
+                                ("stickers.pdf", lambda out: print_stickers(app.session.box,
+                                                                            out))):
                 partial = folder / f".{name}.partial"
                 write(partial)
                 with open(partial, "rb") as written:

@@ -15,13 +15,13 @@ from kivy.properties import (BooleanProperty, DictProperty, ListProperty, Numeri
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
-from companion.library import ExportError, bg_stats_link, record_of
+from companion.library import bg_stats_link, record_of
 from companion.rules import TILE_KINDS, GameState, Inventory
 from companion.scoring import ScoreSheet, score
 from companion.tracker import TrackerView
 from ui.i18n import _, ngettext
 from ui.screens.widgets import ask, choice_button
-from ui.words import (column_name, error_text, notice_text, proposal_question, proposal_source,
+from ui.words import (column_name, notice_text, proposal_question, proposal_source,
                       tile_name)
 
 CATEGORIES = ("jump_gate", "station_points", "minerals", "aliens", "matter", "water", "medals",
@@ -270,13 +270,7 @@ class EndScreen(Screen):
 
     def export(self) -> None:
         app = App.get_running_app()
-        try:
-            journal, play = app.library.export(record_of(app.session.journal.path))
-        except (ExportError, ValueError) as error:
-            app.say(error_text(error) if isinstance(error, OSError) else str(error), "refused")
-            return
-        app.say(_("Saved {journal} and {play} in {folder}.").format(
-            journal=journal.name, play=play.name, folder=journal.parent), "done")
+        app.act(app.session.export())
 
     def rematch(self) -> None:
         app = App.get_running_app()
@@ -289,15 +283,16 @@ class EndScreen(Screen):
         """Asked first: on the score sheet one tap would take back a whole tile entry, or
         reopen the game."""
         app = App.get_running_app()
-        what = app.undoable()
+        what = app.session.undoable()
         if not what:
-            app.undo()  # says there is nothing to undo
+            app.act(app.session.undo())  # says there is nothing to undo
             return
         ask(_("Undo?"), _("This takes back: {what}.").format(what=what), _("Undo"),
-            _("Keep it"), app.undo, role="plain")
+            _("Keep it"), lambda: app.act(app.session.undo()), role="plain")
 
     def redo(self) -> None:
-        App.get_running_app().redo()
+        app = App.get_running_app()
+        app.act(app.session.redo())
 
     def progress_text(self, player: str, holds: int, counts: dict) -> str:  # type: ignore[type-arg]
         entered = sum(counts.values())

@@ -149,7 +149,7 @@ class GameSetupScreen(Screen):
     # -- the ring and the rules ----------------------------------------------------------------
 
     def random_ring(self) -> None:
-        names = [p.planet.name for p in App.get_running_app().box.planets]
+        names = [p.planet.name for p in App.get_running_app().session.box.planets]
         self.ring = random.sample(names, RING_SIZE)
         self.refresh()
 
@@ -158,7 +158,7 @@ class GameSetupScreen(Screen):
         app = App.get_running_app()
         picker = Factory.PlanetPicker(title=_("Ring position {number}: which planet?").format(
             number=position + 1))
-        for entry in app.box.planets:
+        for entry in app.session.box.planets:
             name = entry.planet.name
             button = Factory.TouchButton(text=name, selected=name == self.ring[position],
                                          role="plain" if name in self.ring else "quiet")
@@ -188,7 +188,7 @@ class GameSetupScreen(Screen):
         self.step = "ring"
 
     def build_setup(self) -> Setup:
-        box = {p.planet.name: p.planet for p in App.get_running_app().box.planets}
+        box = {p.planet.name: p.planet for p in App.get_running_app().session.box.planets}
         seats = tuple(PlayerSeat(n, c) for n, c in self.seats)
         first = self.first or random.choice(seats).name
         return Setup(seats, tuple(box[n] for n in self.ring), first, self.variant)
@@ -249,7 +249,7 @@ class GameSetupScreen(Screen):
                 button = Factory.TouchButton(text=f"{position + 1}. {name}")
                 button.bind(on_release=lambda _w, p=position: self.pick_planet(p))
             grid.add_widget(button)
-        unchecked = App.get_running_app().box.example_planets
+        unchecked = App.get_running_app().session.box.example_planets
         named = [name for name in self.ring if name in unchecked]
         self.examples = "" if not named else ngettext(
             "{names} has example coordinates, not your box's: check it in Box set-up.",

@@ -30,7 +30,7 @@ class HistoryScreen(Screen):
 
     def refresh(self) -> None:
         app = App.get_running_app()
-        records = app.library.records()
+        records = app.session.library.records()
         games = self.ids.games
         games.clear_widgets()
         for record in records[:SHOWN]:

@@ -60,7 +60,7 @@ class HomeScreen(Screen):
         """Copy the records to the stick; say where they went, or why nothing was copied."""
         app = App.get_running_app()
         try:
-            backup = back_up(app.library, stick_mount())
+            backup = back_up(app.session.library, stick_mount())
         except BackupError as error:
             self.stick_words = _("Not copied: {reason}. The records on the companion are "
                                  "untouched; plug the stick in again and retry.").format(
@@ -91,13 +91,13 @@ class HomeScreen(Screen):
     def refresh(self) -> None:
         app = App.get_running_app()
         app.entering = app.inventory_for = ""
-        current = app.library.in_progress()
+        current = app.session.library.in_progress()
         self.can_resume = current is not None
         self.resume_text = (_("Resume: {game}").format(game=", ".join(current.players))
                             if current else _("Resume game"))
         waiting = self.ids.waiting
         waiting.clear_widgets()
-        finished = app.library.finished()
+        finished = app.session.library.finished()
         rows = ROWS - 1 if self.stick else ROWS  # 800x480 holds the stick's row or a game's
         lacking = [r for r in finished if r.tiles_missing][:rows]
         for record in lacking:
@@ -125,7 +125,7 @@ class HomeScreen(Screen):
     def new_game(self) -> None:
         """A new game over an unfinished one asks once (the unfinished one stays saved)."""
         app = App.get_running_app()
-        current = app.library.in_progress()
+        current = app.session.library.in_progress()
         if current is None:
             app.show("setup")
             return
@@ -136,7 +136,7 @@ class HomeScreen(Screen):
 
     def resume(self) -> None:
         app = App.get_running_app()
-        current = app.library.in_progress()
+        current = app.session.library.in_progress()
         if current is None:
             app.say(_("There is no unfinished game."), "refused")
             return

@@ -21,8 +21,9 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
-from companion.rules import (ACTION_TYPES, SPACE, TILE_KINDS, Action, End, Fly, GameState, Jump,
-                             RulesError, Scan, TopUp, apply, legal_events, takes_tile, why_not)
+from companion.rules import (ACTION_TYPES, DEVELOP, DISCOVER, FLY, JUMP, SCAN, SPACE, TILE_KINDS,
+                             TOP_UP, Action, Fly, GameState, Jump, RulesError, Scan, TopUp, apply,
+                             legal_events, takes_tile, why_not)
 from companion.scoring import STATION_POINTS, Standings, gate_points, standings
 from companion.tracker import Proposal, TrackerView
 from ui.i18n import _, ngettext, pgettext
@@ -204,7 +205,10 @@ class PlayScreen(Screen):
                 token.bind(on_release=lambda t: self.inspect_player(t.name))
                 bar.add_widget(token)
         app = App.get_running_app()
-        moves = last_moves(app.session.journal.game)
+        journal = app.session.journal
+        if journal is None:
+            return
+        moves = last_moves(journal.game)
         gate = gate_points([p.probes for p in board.players])
         for token, player, points in zip(self._tokens, board.players, gate):
             token.points = _("{points} pts").format(
@@ -226,7 +230,7 @@ class PlayScreen(Screen):
         panel.clear_widgets()
         if state is None:
             return
-        if app.entering not in ("jump", "fly"):
+        if app.entering not in (JUMP, FLY):
             self.targets = []
         if app.message_kind == "refused" and app.message:
             # the whole panel: a refusal names the rule broken, and is read before going on
@@ -234,18 +238,18 @@ class PlayScreen(Screen):
                                                  close_action=lambda: app.say("")))
             return
         flags = [notice_text(f) for f in self.view.flags]
-        if self.view.proposals and app.entering in ("", "scan", "develop", "discover",
-                                                    "jump", "top_up"):
+        if self.view.proposals and app.entering in ("", SCAN, DEVELOP, DISCOVER,
+                                                    JUMP, TOP_UP):
             panel.add_widget(self._proposal_card(state, list(self.view.proposals), flags))
             return
         kind = app.entering
-        if kind == "top_up":
+        if kind == TOP_UP:
             panel.add_widget(self._top_up_choices(state))
-        elif kind in ("jump", "fly"):
+        elif kind in (JUMP, FLY):
             panel.add_widget(Factory.EnteringCard(
                 title=_("{action}: tap a planet outlined in white").format(
                     action=action_name(kind)), cancel_action=self.cancel))
-        elif kind == "develop":
+        elif kind == DEVELOP:
             panel.add_widget(self._develop_card(state))
         else:
             panel.add_widget(self._log_view(state))
@@ -265,7 +269,8 @@ class PlayScreen(Screen):
             card.question = proposal_question(state, proposals[0])
             choices.add_widget(choice_button(_("Not this"), "plain",
                                             lambda: app.dismiss(proposals)))
-            confirm = choice_button(_("Confirm"), "good", lambda: app.confirm(proposals[0]))
+            confirm = choice_button(_("Confirm"), "good",
+                                    lambda: app.act(app.session.confirm(proposals[0])))
             confirm.state = "down" if demo_event == proposals[0].event else "normal"
             choices.add_widget(confirm)
         elif len(proposals) > MAX_CHOICES and all(isinstance(p.event, Jump)
@@ -278,7 +283,7 @@ class PlayScreen(Screen):
             card.question = _("Which is it?")
             for proposal in proposals[:MAX_CHOICES]:
                 button = choice_button(proposal_question(state, proposal), "good",
-                                      lambda p=proposal: app.confirm(p))
+                                      lambda p=proposal: app.act(app.session.confirm(p)))
                 button.state = "down" if demo_event == proposal.event else "normal"
                 choices.add_widget(button)
             dismiss = choice_button("×", "plain", lambda: app.dismiss(proposals))
@@ -289,7 +294,7 @@ class PlayScreen(Screen):
 
     def _top_up_choices(self, state: GameState) -> BoxLayout:
         card = Factory.TopUpCard()
-        for event in self._legal.get("top_up", []):
+        for event in self._legal.get(TOP_UP, []):
             assert isinstance(event, TopUp)
             button = Factory.TouchButton(text=str(event.discard))
             button.bind(on_release=lambda _w, e=event: self.play(e))
@@ -300,7 +305,7 @@ class PlayScreen(Screen):
     def _develop_card(self, state: GameState) -> BoxLayout:
         at = state.players[state.current].at
         planet = state.setup.planets[at].name if at is not None else ""
-        events = self._legal.get("develop", [])
+        events = self._legal.get(DEVELOP, [])
         return Factory.ConfirmCard(
             title=_("Develop {planet}? Its stack is face up or empty: no tile is taken.").format(
                 planet=planet), confirm_text=pgettext("confirm", "Develop"),
@@ -314,7 +319,7 @@ class PlayScreen(Screen):
         if self._log is None:
             self._log = Factory.LogView()
             self._log_rows = [Factory.LogRow() for _row in range(LOG_LINES)]
-        lines = list(reversed(app.log_lines()[-LOG_LINES:]))
+        lines = list(reversed(app.session.log_lines()[-LOG_LINES:]))
         grid = self._log.ids.lines
         key = (app.revision, len(lines), app.language)
         if key != self._log_shown:
@@ -327,7 +332,7 @@ class PlayScreen(Screen):
                             _("{player} begins. Tap an action.")).format(
                     player=state.current_name)
                 unchecked = [planet.name for planet in state.setup.planets
-                             if planet.name in app.box.example_planets]
+                             if planet.name in app.session.box.example_planets]
                 if unchecked:
                     row.text += " " + _("Example coordinates, not your box's: {names}; "
                                         "check them in Box set-up.").format(
@@ -366,7 +371,7 @@ class PlayScreen(Screen):
         app.entering = kind
         events = self._legal.get(kind, [])
         self.targets = [e.to for e in events if isinstance(e, Jump | Fly)]
-        if kind in ("scan", "discover") or (kind == "develop" and any(
+        if kind in (SCAN, DISCOVER) or (kind == DEVELOP and any(
                 takes_tile(state, e) for e in events)):
             TileDialog(screen=self, kind=kind, events=events).open()
 
@@ -379,10 +384,11 @@ class PlayScreen(Screen):
         proposed = [p for p in self.view.proposals
                     if isinstance(p.event, Jump) and p.event.to == name]
         if proposed and not app.entering and name in self.targets:
-            app.confirm(proposed[0])  # a jump the camera proposed, to the planet tapped
+            # a jump the camera proposed, to the planet tapped
+            app.act(app.session.confirm(proposed[0]))
             self.targets = []
             return
-        if app.entering in ("jump", "fly") and name in self.targets:
+        if app.entering in (JUMP, FLY) and name in self.targets:
             event = next(e for e in self._legal[app.entering]
                          if isinstance(e, Jump | Fly) and e.to == name)
             self.play(event)
@@ -396,11 +402,13 @@ class PlayScreen(Screen):
 
     def undo(self) -> None:
         self.cancel()
-        App.get_running_app().undo()
+        app = App.get_running_app()
+        app.act(app.session.undo())
 
     def redo(self) -> None:
         self.cancel()
-        App.get_running_app().redo()
+        app = App.get_running_app()
+        app.act(app.session.redo())
 
     def end_game(self) -> None:
         """Ending the game asks once: a stray tap must not end an evening."""
@@ -408,7 +416,7 @@ class PlayScreen(Screen):
         ask(_("End the game now?"),
             _("The game ends at once, by the players' agreement, and goes to the score sheet. "
               "Undo brings it back."),
-            _("End the game"), _("Keep playing"), lambda: app.play(End()))
+            _("End the game"), _("Keep playing"), lambda: app.act(app.session.end()))
 
     def show_legend(self) -> None:
         LegendDialog(color=self.turn_color).open()
@@ -440,7 +448,7 @@ class PlayScreen(Screen):
             lines.append(_("Reserved tiles: {who}.").format(who=reserved))
         if standing.ships:
             lines.append(_("Ships here: {who}.").format(who=", ".join(standing.ships)))
-        if name in App.get_running_app().box.example_planets:
+        if name in App.get_running_app().session.box.example_planets:
             lines.append(_("Its coordinates are the shipped examples, not your box's: check "
                            "them in Box set-up (from the home screen)."))
         Factory.InfoDialog(title=name, text="\n".join(lines)).open()
@@ -542,7 +550,7 @@ class TileDialog(ModalView):
     """Scan, develop or discover: which tile, from large pictures by category ("kind not
     known" unless chosen), whether only space tiles are left now, and the special case."""
 
-    kind = StringProperty("scan")
+    kind = StringProperty(SCAN)
     title = StringProperty("")
     tile = StringProperty("", allownone=True)
     reveal = BooleanProperty(False)
@@ -565,9 +573,9 @@ class TileDialog(ModalView):
         self.taking = any(takes_tile(state, e) for e in events)
         self.only_space = any(isinstance(e, Scan) and e.only_space for e in events)
         self.title = {
-            "scan": _("Scan {planet}: which tile does {player} reserve?"),
-            "develop": _("Develop {planet}: which tile does {player} take?"),
-            "discover": _("Discover on {planet}: which tile does {player} take?")}[kind].format(
+            SCAN: _("Scan {planet}: which tile does {player} reserve?"),
+            DEVELOP: _("Develop {planet}: which tile does {player} take?"),
+            DISCOVER: _("Discover on {planet}: which tile does {player} take?")}[kind].format(
             planet=self.planet, player=me)
         grid = self.ids.tiles
         for kind_ in (None, *TILE_KINDS):

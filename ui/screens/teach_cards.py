@@ -25,7 +25,6 @@ from companion.rules import Card, MalformedEventError
 from ui.i18n import _
 from ui.screens.calibration_view import to_texture
 from ui.screens.widgets import TouchButton
-from vision.config import save_calibration
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +90,7 @@ class TeachCardsScreen(Screen):
 
     @property
     def album(self):  # type: ignore[no-untyped-def]
-        return App.get_running_app().data_home / "deck-photos"
+        return App.get_running_app().session.library.home / "deck-photos"
 
     # -- the picture and the taps ------------------------------------------------------------
 
@@ -250,18 +249,9 @@ class TeachCardsScreen(Screen):
         if isinstance(taught, str):
             self.say(_("Not taught: {reason}").format(reason=taught), "refused")
             return
-        app = App.get_running_app()
-        app.calibration.cards = taught.model
-        app.calibration.cards_problem = None
-        if app.camera is not None:  # its readers use the deck from the next frame on
-            app.camera.calibration.cards = taught.model
-        try:
-            save_calibration(app.calibration, app.calibration_path)
-        except OSError as error:
-            self.say(_("Taught, but not saved: {reason}").format(reason=error.strerror),
-                     "refused")
-            return
-        self.say(taught_words(taught), "refused" if taught.weak else "done")
+        outcome = App.get_running_app().session.teach(taught.model, taught_words(taught),
+                                                      weak=taught.weak)
+        self.say(outcome.said, outcome.kind)
 
     def say(self, text: str, kind: str) -> None:
         self.message, self.message_kind = text, kind

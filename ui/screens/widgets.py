@@ -452,7 +452,7 @@ class CameraThumb(Image):
         small = cv2.resize(frame, (256, int(256 * frame.shape[0] / frame.shape[1])),
                            interpolation=cv2.INTER_AREA)
         factor = small.shape[1] / frame.shape[1]
-        seen = app.camera_seen()
+        seen = app.session.camera_seen()
         for corners, color in [(c.corners, (0, 230, 0)) for c in seen.cards] + \
                 [(t.corners, (255, 0, 255)) for t in seen.tiles]:
             points = (np.array(corners) * factor).astype(np.int32)
