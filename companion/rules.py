@@ -109,10 +109,16 @@ ACTION_TYPES = (TOP_UP, JUMP, FLY, SCAN, DEVELOP, DISCOVER)
 # Errors
 # ---------------------------------------------------------------------------------------------
 
+Template = str
+"""Words the players read, with ``{name}`` placeholders: a refusal, a camera notice. The core
+never translates them. ``ui/catalogues.py`` collects every string passed where a parameter is a
+``Template``, and the screen translates the template where it shows it."""
+
+
 class RulesError(ValueError):
     """Base of every refusal by the engine: an English template and the values it names."""
 
-    def __init__(self, template: str, **params: Any) -> None:
+    def __init__(self, template: Template, **params: Any) -> None:
         super().__init__(template)
         self.template = template
         """The message with ``{name}`` placeholders: what a translation translates."""
@@ -963,25 +969,25 @@ def _planet(state: GameState, index: int) -> Planet:
     return state.setup.planets[index]
 
 
-def _need_cards(state: GameState, player: int, count: int, template: str) -> None:
+def _need_cards(state: GameState, player: int, count: int, template: Template) -> None:
     held = state.players[player].hand
     if held < count:
         raise IllegalActionError(template, player=_name(state, player), held=held)
 
 
-def _need_chip(state: GameState, player: int, template: str) -> None:
+def _need_chip(state: GameState, player: int, template: Template) -> None:
     if state.chips_in_play(player) >= CHIPS_PER_PLAYER:
         raise IllegalActionError(template, player=_name(state, player), chips=CHIPS_PER_PLAYER)
 
 
-def _ship_planet(state: GameState, player: int, template: str) -> int:
+def _ship_planet(state: GameState, player: int, template: Template) -> int:
     at = state.players[player].at
     if at is None:
         raise IllegalActionError(template, player=_name(state, player))
     return at
 
 
-def _check_card(card: Card | None, color: str, planet: Planet, template: str) -> None:
+def _check_card(card: Card | None, color: str, planet: Planet, template: Template) -> None:
     number = planet.jump if color == "B" else planet.scan
     if card is not None and not card.fits(color, number):
         raise IllegalActionError(template, planet=planet.name, number=number,
@@ -1100,7 +1106,8 @@ def _check_discover(state: GameState, action: Discover) -> None:
     _check_variant(state, action.tile, "variant yucata: a space tile cannot be taken")
 
 
-def _check_stack_open(state: GameState, here: int, revealed: str, empty: str) -> None:
+def _check_stack_open(state: GameState, here: int, revealed: Template,
+                      empty: Template) -> None:
     stack, name = state.stacks[here], _planet(state, here).name
     if stack.revealed:
         raise IllegalActionError(revealed, planet=name)
@@ -1108,7 +1115,7 @@ def _check_stack_open(state: GameState, here: int, revealed: str, empty: str) ->
         raise IllegalActionError(empty, planet=name)
 
 
-def _check_variant(state: GameState, tile: str | None, template: str) -> None:
+def _check_variant(state: GameState, tile: str | None, template: Template) -> None:
     if tile == SPACE and state.setup.variant == "yucata":
         raise IllegalActionError(template)
 

@@ -19,8 +19,8 @@ from typing import Any
 from companion.observations import (DISCARD_ZONE, TRAY_ZONE, CardSeen, Observation, TileSeen,
                                     planet_zone)
 from companion.rules import (DEVELOP, DISCOVER, SPACE, TOP_UP, Card, Event, Fly, GameState,
-                             Inventory, Jump, MalformedEventError, TopUp, is_legal, legal_events,
-                             takes_tile)
+                             Inventory, Jump, MalformedEventError,
+                             Template, TopUp, is_legal, legal_events, takes_tile)
 
 KEPT_CARDS = 2
 """Cards laid for one action that matter: a develop plays the newest two."""
@@ -35,7 +35,7 @@ class Notice:
     params: tuple[tuple[str, Any], ...] = ()
 
     @classmethod
-    def of(cls, template: str, **params: Any) -> Notice:
+    def of(cls, template: Template, **params: Any) -> Notice:
         return cls(template, tuple(params.items()))
 
     def __str__(self) -> str:

@@ -4,6 +4,8 @@ game are the rulebooks' own."""
 
 from __future__ import annotations
 
+import ast
+
 import pytest
 
 from companion.rules import SPACE, TILE_KINDS, Game, Jump, Scan, TopUp, Undo
@@ -12,7 +14,8 @@ from companion.simulate import simulate
 from companion.tracker import Proposal
 from tests.conftest import new_game
 from ui import i18n
-from ui.catalogues import problems
+from ui import catalogues
+from ui.catalogues import _core_templates, _template_slots, problems
 from ui.words import (action_name, error_text, last_moves, log_lines, proposal_question,
                       proposal_source, tile_name)
 
@@ -103,3 +106,24 @@ def test_a_proposal_names_the_tile_seen_by_its_number_not_its_kind():
     proposal = Proposal(Scan(tile="WAT"), tile=sticker)
     assert proposal_question(game.state, proposal) == "Scan Caldera, reserving tile 17?"
     assert proposal_source(proposal) == "tile 17 in the scan tray"
+
+
+def test_the_core_marks_what_players_read_by_a_template_parameter_not_by_a_list_of_names():
+    """A new refusal helper or error class is collected because it takes a ``Template``;
+    the catalogue keeps no list of the core's private names."""
+    source = ast.parse('''
+Template = str
+class Refusal(ValueError):
+    def __init__(self, template: Template, **values): ...
+class Worse(Refusal): ...
+def _helper(state, template: Template, other: str): ...
+def _plain(text: str): ...
+Worse("words of a subclass")
+_helper(1, "one branch" if state else "the other branch", "not for players")
+_helper(1, other="not for players either", template="by keyword")
+_plain("never shown")
+''')
+    found = [text for text, _context in _core_templates(source, _template_slots([source]))]
+    assert sorted(found) == sorted(["words of a subclass", "one branch", "the other branch",
+                                    "by keyword"])
+    assert not hasattr(catalogues, "ENGINE_HELPERS")

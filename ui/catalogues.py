@@ -4,10 +4,10 @@ merges them into the German and Italian catalogues, compiles those to ``.mo``.
     python -m ui.catalogues           # extract, merge, compile
     python -m ui.catalogues --check   # exit 1 when a string lacks a translation or a .mo is stale
 
-What is shown comes from three places: ``_``, ``ngettext`` and ``pgettext`` in the screens'
-Python and kv files; the engine's refusals (the templates of ``RulesError`` and the helpers that
-raise one, in ``companion/rules.py``); and the camera's notices (``Notice.of`` in
-``companion/tracker.py``). A maintainer's tool: the app only reads the compiled catalogues.
+What is shown comes from two places: ``_``, ``ngettext`` and ``pgettext`` in the screens'
+Python and kv files; and the strings the core passes where a parameter is a ``Template`` (the
+engine's refusals, the camera's notices; see ``companion/rules.py``). A maintainer's tool: the
+app only reads the compiled catalogues.
 """
 
 from __future__ import annotations
@@ -28,12 +28,6 @@ from ui.i18n import DOMAIN, LANGUAGES, LOCALE_DIR
 
 ROOT = Path(__file__).resolve().parent.parent
 TRANSLATED = [code for code in LANGUAGES if code != "en"]
-ENGINE_HELPERS = {"_need_cards", "_need_chip", "_ship_planet", "_check_card",
-                  "_check_stack_open", "_check_variant", "RulesError", "MalformedEventError",
-                  "IllegalActionError", "NotYourTurnError", "GameOverError",
-                  "NothingToUndoError", "NothingToRedoError", "InventoryError"}
-"""The engine's refusals and the functions that raise one: their string arguments are
-templates."""
 KV_CALL = re.compile(r"""\b(_|pgettext|ngettext)\(((?:\s*(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')"""
                      r"""\s*,?)+)""")
 KV_STRING = re.compile(r""""(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'""")
@@ -68,24 +62,58 @@ def _kv_calls(path: Path) -> Iterator[Message]:
             yield (strings[0], strings[1]), None
 
 
-def _core_templates(path: Path) -> Iterator[Message]:
-    """Refusal templates and camera notices: string arguments of the calls that carry them."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+TemplateSlots = dict[str, tuple[set[int], set[str]]]
+"""By function or class name: the positions and keywords of its ``Template`` parameters."""
+
+
+def _template_slots(trees: list[ast.Module]) -> TemplateSlots:
+    """Where the core's functions take a ``Template``; a class takes them where its
+    ``__init__`` does, or its base's."""
+    slots: TemplateSlots = {}
+    bases: dict[str, list[str]] = {}
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                bases[node.name] = [b.id for b in node.bases if isinstance(b, ast.Name)]
+                for item in node.body:
+                    if isinstance(item, ast.FunctionDef):
+                        key = node.name if item.name == "__init__" else item.name
+                        slots[key] = _template_parameters(item, method=True)
+            elif isinstance(node, ast.FunctionDef) and node.name not in slots:
+                slots[node.name] = _template_parameters(node, method=False)
+    for name in bases:
+        ancestor = name
+        while ancestor not in slots and bases.get(ancestor):
+            ancestor = bases[ancestor][0]
+        if ancestor in slots:
+            slots.setdefault(name, slots[ancestor])
+    return {name: found for name, found in slots.items() if found[0] or found[1]}
+
+
+def _template_parameters(function: ast.FunctionDef, method: bool) -> tuple[set[int], set[str]]:
+    parameters = function.args.args[1:] if method else function.args.args
+    marked = [p.arg for p in parameters
+              if isinstance(p.annotation, ast.Name) and p.annotation.id == "Template"]
+    return {i for i, p in enumerate(parameters) if p.arg in marked}, set(marked)
+
+
+def _core_templates(tree: ast.Module, slots: TemplateSlots) -> Iterator[Message]:
+    """The core's refusals and camera notices: the strings passed as a ``Template``."""
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
         name = (node.func.id if isinstance(node.func, ast.Name) else
                 node.func.attr if isinstance(node.func, ast.Attribute) else "")
-        owner = (node.func.value.id if isinstance(node.func, ast.Attribute)
-                 and isinstance(node.func.value, ast.Name) else "")
-        if not (name in ENGINE_HELPERS or (owner == "Notice" and name == "of")):
+        if name not in slots:
             continue
-        for argument in node.args:
+        positions, keywords = slots[name]
+        arguments = [a for i, a in enumerate(node.args) if i in positions]
+        arguments += [k.value for k in node.keywords if k.arg in keywords]
+        for argument in arguments:
             branches = [argument.body, argument.orelse] if isinstance(argument, ast.IfExp) \
                 else [argument]
             for branch in branches:
-                if isinstance(branch, ast.Constant) and isinstance(branch.value, str) and \
-                        " " in branch.value:
+                if isinstance(branch, ast.Constant) and isinstance(branch.value, str):
                     yield branch.value, None
 
 
@@ -97,9 +125,11 @@ def extract() -> Catalog:
         sources.append((path, _python_calls(path)))
     for path in sorted((ROOT / "ui").rglob("*.kv")):
         sources.append((path, _kv_calls(path)))
-    for name in ("rules.py", "tracker.py"):
-        path = ROOT / "companion" / name
-        sources.append((path, _core_templates(path)))
+    core = {path: ast.parse(path.read_text(encoding="utf-8"))
+            for path in sorted((ROOT / "companion").glob("*.py"))}
+    slots = _template_slots(list(core.values()))
+    for path, tree in core.items():
+        sources.append((path, _core_templates(tree, slots)))
     for path, messages in sources:
         where = str(path.relative_to(ROOT))
         for msgid, context in messages:
