@@ -51,7 +51,7 @@ from ui_geometry import layout_problems, untranslated  # noqa: E402
 LANGUAGES = os.environ.get("UI_LANG", "en").split(",")
 LANGUAGE = LANGUAGES[0]
 """The language being shown now (a scenario may go through several)."""
-CAMERA = "demo" if SCENARIO in ("demo", "first_frame", "soak") else "none"
+CAMERA = "demo" if SCENARIO in ("demo", "first_frame", "soak", "ui_work") else "none"
 STICK = HOME / "usb-stick"
 """A backup stick: the folder stands in for the mount point (mounted when it exists)."""
 os.environ["COMPANION_USB_STICK"] = str(STICK)
@@ -1044,6 +1044,20 @@ def scenario_soak():  # type: ignore[no-untyped-def]
     result["seconds"] = elapsed
 
 
+def scenario_ui_work():  # type: ignore[no-untyped-def]
+    """The demo table for UI_DEMO_SECONDS: the UI thread's time per tick and per panel paint,
+    and the app's resident memory at the end."""
+    deadline = time.monotonic() + float(os.environ.get("UI_DEMO_SECONDS", "30"))
+    for samples in app.ui_seconds.values():
+        samples.clear()
+    while time.monotonic() < deadline:
+        yield
+    for name, samples in app.ui_seconds.items():
+        result[f"{name}_ms"] = sorted(round(s * 1000, 3) for s in samples)
+    result["demo_counts"] = dict(app.demo.counts)
+    result["rss_mb"] = rss_mb()
+
+
 def scenario_first_frame():  # type: ignore[no-untyped-def]
     yield
     result["first_frame_s"] = time.monotonic() - START
@@ -1104,6 +1118,7 @@ SCENARIOS = {"teach": scenario_teach, "screens": scenario_screens, "legal": scen
              "kill_play": scenario_kill_play, "soak": scenario_soak,
              "touch_game": scenario_touch_game, "resume": scenario_resume,
              "demo": scenario_demo, "first_frame": scenario_first_frame,
+             "ui_work": scenario_ui_work,
              "keyboard": scenario_keyboard, "first_boot": scenario_first_boot,
              "usb_backup": scenario_usb_backup, "long_game": scenario_long_game,
              "read_only_home": scenario_read_only_home,

@@ -12,6 +12,8 @@ Import this module only after ``ui.launch.prepare_kivy``: Kivy reads its setting
 from __future__ import annotations
 
 import logging
+import time
+from collections import deque
 from pathlib import Path
 
 from kivy.app import App
@@ -53,8 +55,9 @@ from synthetic.teaching import demo_calibration
 
 log = logging.getLogger(__name__)
 
-KV_FILES = ("widgets", "board", "home", "game_setup", "play", "end", "history", "settings",
-            "box_setup", "calibration_view", "teach_cards")
+KV_FILES = ("widgets", "board", "home", "game_setup", "play_panel", "menu", "legend",
+            "tile_picker", "play", "end", "history", "settings", "box_setup", "calibration_view",
+            "teach_cards")
 SCREENS = {"home": HomeScreen, "setup": GameSetupScreen, "play": PlayScreen, "end": EndScreen,
            "history": HistoryScreen, "settings": SettingsScreen, "box": BoxSetupScreen,
            "calibration": CalibrationScreen, "teach": TeachCardsScreen}
@@ -76,6 +79,9 @@ def use_keyboard_layout(language: str) -> None:
         if isinstance(getattr(keyboard, "widget", None), VKeyboard):
             keyboard.widget.layout = layout
 
+
+UI_SAMPLES = 3000
+"""Timings of the UI thread's work kept (five minutes of ticks)."""
 
 FILL_AGAIN = (0.3, 1.0)
 """Seconds after start at which the window is checked to fill its screen again."""
@@ -136,6 +142,10 @@ class CompanionApp(App):
         self.settings_from = "home"
         """The screen Settings was opened from, where its Back goes."""
         self._published: tuple[Journal | None, int] = (None, -1)
+        self.ui_seconds: dict[str, deque[float]] = {"tick": deque(maxlen=UI_SAMPLES),
+                                                    "panel": deque(maxlen=UI_SAMPLES)}
+        """How long the UI thread's recurring work took, newest last: the camera's view
+        handed over (tick) and the play screen's panel painted (for `make bench`)."""
 
     # -- building ------------------------------------------------------------------------------
 
@@ -247,6 +257,11 @@ class CompanionApp(App):
     # -- the loop ------------------------------------------------------------------------------
 
     def _tick(self, _dt: float) -> None:
+        started = time.perf_counter()
+        self._hand_over()
+        self.ui_seconds["tick"].append(time.perf_counter() - started)
+
+    def _hand_over(self) -> None:
         """Ten times a second: tell systemd's watchdog the app is alive (the loop runs and the
         camera thread has not died; a camera merely missing is retried, not a hang), and hand
         the camera's newest view to the screens."""

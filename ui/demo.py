@@ -70,9 +70,14 @@ class DemoTable:
     def read(self) -> np.ndarray | None:
         """The table as it is: it moves on to the next action only once the last was entered."""
         with self._lock:
+            render = not self.paused and self._waiting is None
+        # drawn outside the lock (only this thread draws): the player's thread, the app's, asks
+        # for the lock every tick and would wait the whole drawing, up to a second
+        upcoming = next(self._frames, None) if render else None
+        with self._lock:
+            if render:
+                self._waiting = upcoming
             if not self.paused:
-                if self._waiting is None:
-                    self._waiting = next(self._frames, None)
                 if self._waiting is not None and self._waiting.event_index <= self._next:
                     self._current, self._waiting = self._waiting, None
                 current = self._current

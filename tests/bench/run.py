@@ -117,7 +117,7 @@ SECTIONS = {
                lambda: vision_bench.bench_cards(report),
                lambda: cardgen_bench.bench_cardgen(report)],
     "app": [lambda: ui_bench.bench_start(report), lambda: ui_bench.bench_card_latency(report),
-            lambda: ui_bench.bench_memory(report)],
+            lambda: ui_bench.bench_ui_thread(report), lambda: ui_bench.bench_memory(report)],
     "faults": [lambda: pi_bench.bench_fuzz(report), lambda: pi_bench.bench_app_kills(report),
                lambda: pi_bench.bench_worst_photos(report), lambda: pi_bench.bench_soak(report)],
 }

@@ -7,8 +7,8 @@ Only what the physical table shows is on screen: counts of tiles and cards, neve
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import replace
+import time
+
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -17,20 +17,20 @@ from kivy.properties import (BooleanProperty, DictProperty, ListProperty, Numeri
                              ObjectProperty, StringProperty)
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
-from companion.rules import (ACTION_TYPES, DEVELOP, DISCOVER, FLY, JUMP, SCAN, SPACE, TILE_KINDS,
-                             TOP_UP, Action, Fly, GameState, Jump, RulesError, Scan, TopUp, apply,
-                             legal_events, takes_tile, why_not)
+from companion.rules import (ACTION_TYPES, DEVELOP, DISCOVER, FLY, JUMP, SCAN, TOP_UP, Action,
+                             Fly, GameState, Jump, TopUp, legal_events, takes_tile, why_not)
 from companion.scoring import STATION_POINTS, Standings, gate_points, standings
 from companion.tracker import Proposal, TrackerView
 from ui.i18n import _, ngettext, pgettext
 from ui.screens import theme
+from ui.screens.legend import LegendDialog
+from ui.screens.tile_picker import TileDialog
 from ui.screens.widgets import ask, choice_button, player_marks
 from ui.words import (action_name, color_name, error_text, last_moves, notice_text, place_words,
-                      proposal_question, proposal_source, tile_name)
+                      proposal_question, proposal_source)
 
 LOG_LINES = 40
 """The newest lines the log shows."""
@@ -65,43 +65,6 @@ class StatIcon(BoxLayout):
     color = ListProperty(list(theme.TEXT))
 
 
-class ProposalCard(BoxLayout):
-    """The camera's proposal, prominent: what it saw, the question, Confirm and Not this."""
-
-    source = StringProperty("")
-    question = StringProperty("")
-    flags = StringProperty("")
-
-
-class RefusalCard(BoxLayout):
-    """Why the last tap was refused, in the rule's words, until the next tap or OK."""
-
-    text = StringProperty("")
-    close_action = ObjectProperty(None, allownone=True)
-
-
-class EnteringCard(BoxLayout):
-    title = StringProperty("")
-    cancel_action = ObjectProperty(None, allownone=True)
-
-
-class ConfirmCard(BoxLayout):
-    title = StringProperty("")
-    confirm_text = StringProperty("")
-    cancel_action = ObjectProperty(None, allownone=True)
-    confirm_action = ObjectProperty(None, allownone=True)
-
-
-class TopUpCard(BoxLayout):
-    """How many cards a top up discards: a number to tap (× cancels)."""
-
-
-class LogRow(BoxLayout):
-    text = StringProperty("")
-    color_name = StringProperty("")
-    mark = StringProperty("")
-
-
 class PlayScreen(Screen):
     standings = ObjectProperty(None, allownone=True)
     colors = DictProperty({})
@@ -122,6 +85,11 @@ class PlayScreen(Screen):
     watching = BooleanProperty(False)
     """A camera is on: its picture and what it reads are shown."""
     view: TrackerView = ObjectProperty(TrackerView())
+    status = StringProperty("")
+    """The line under the panel: the camera's trouble, the demo's step and how to take over, or
+    what was just done."""
+    status_strong = BooleanProperty(False)
+    """The status asks to be read (the camera's trouble, the demo), not only glanced at."""
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
@@ -135,10 +103,36 @@ class PlayScreen(Screen):
         app.fbind("demo_move", self._panel)
         app.fbind("message", self._panel)
         app.fbind("message_kind", self._panel)
+        for name in ("camera_status", "demo_running", "demo_hint", "message", "message_kind"):
+            app.fbind(name, self._say_status)
+        app.fbind("entering", self._paint_actions)
+        self._actions: dict[str, Widget] = {}
+        for kind in ACTION_TYPES:
+            button = Factory.TouchButton(text=action_name(kind))
+            button.bind(on_release=lambda _b, k=kind: self.tap_action(k))
+            self.ids.actions.add_widget(button)
+            self.ids[f"action_{kind}"] = self._actions[kind] = button
+        self.bind(available=self._paint_actions)
+        self._paint_actions()
+        self._say_status()
         self._tokens: list[PlayerToken] = []
-        self._log: BoxLayout | None = None
-        self._log_rows: list[LogRow] = []
+        self._log_rows: list[Widget] = []
         self._log_shown: tuple[int, int, str] | None = None
+
+    def _paint_actions(self, *_args: object) -> None:
+        entering = App.get_running_app().entering
+        for kind, button in self._actions.items():
+            button.available = self.available[kind]
+            button.selected = entering == kind
+
+    def _say_status(self, *_args: object) -> None:
+        app = App.get_running_app()
+        if app.demo_running:  # what the demo shows and, all along, how to take over
+            said = app.demo_hint + "\n" + _("Touch the screen to take over.")
+        else:
+            said = app.message if app.message_kind != "refused" else ""
+        self.status = app.camera_status or said or app.demo_hint
+        self.status_strong = bool(app.camera_status) or app.demo_running
 
     def on_pre_enter(self, *_args: object) -> None:
         self.watching = App.get_running_app().camera is not None
@@ -222,49 +216,58 @@ class PlayScreen(Screen):
             token.last = moves.get(player.name, "")
 
     def fill_panel(self, *_args: object) -> None:
-        """The side panel: the camera's proposals first, then the action being entered, else
-        the log."""
+        app = App.get_running_app()
+        started = time.perf_counter()
+        self._fill_panel()
+        app.ui_seconds["panel"].append(time.perf_counter() - started)
+
+    def _fill_panel(self) -> None:
+        """The side panel: a refusal until it is read, else the camera's proposals, else the
+        action being entered, else the log."""
         app = App.get_running_app()
         state = app.state
         panel = self.ids.panel
-        panel.clear_widgets()
         if state is None:
             return
         if app.entering not in (JUMP, FLY):
             self.targets = []
+        flags = "\n".join(notice_text(f) for f in self.view.flags)
+        kind = app.entering
         if app.message_kind == "refused" and app.message:
             # the whole panel: a refusal names the rule broken, and is read before going on
-            panel.add_widget(Factory.RefusalCard(text=app.message,
-                                                 close_action=lambda: app.say("")))
-            return
-        flags = [notice_text(f) for f in self.view.flags]
-        if self.view.proposals and app.entering in ("", SCAN, DEVELOP, DISCOVER,
-                                                    JUMP, TOP_UP):
-            panel.add_widget(self._proposal_card(state, list(self.view.proposals), flags))
-            return
-        kind = app.entering
-        if kind == TOP_UP:
-            panel.add_widget(self._top_up_choices(state))
+            card = panel.card("refusal")
+            card.text, card.close_action = app.message, lambda: app.say("")
+            panel.shown, flags = "refusal", ""
+        elif self.view.proposals and kind in ("", SCAN, DEVELOP, DISCOVER, JUMP, TOP_UP):
+            self._fill_proposals(panel.card("proposal"), state, list(self.view.proposals),
+                                 flags)
+            panel.shown, flags = "proposal", ""
+        elif kind == TOP_UP:
+            self._fill_top_up(panel.card("top_up"))
+            panel.shown = "top_up"
         elif kind in (JUMP, FLY):
-            panel.add_widget(Factory.EnteringCard(
-                title=_("{action}: tap a planet outlined in white").format(
-                    action=action_name(kind)), cancel_action=self.cancel))
+            card = panel.card("entering")
+            card.title = _("{action}: tap a planet outlined in white").format(
+                action=action_name(kind))
+            card.cancel_action = self.cancel
+            panel.shown = "entering"
         elif kind == DEVELOP:
-            panel.add_widget(self._develop_card(state))
+            self._fill_develop(panel.card("develop"), state)
+            panel.shown = "develop"
         else:
-            panel.add_widget(self._log_view(state))
-        for flag in flags:
-            panel.add_widget(Factory.FlagNote(text=flag))
+            self._fill_log(panel.card("log"), state)
+            panel.shown = "log"
+        panel.flags = flags
 
-    def _proposal_card(self, state: GameState, proposals: list[Proposal],
-                       flags: list[str]) -> BoxLayout:
+    def _fill_proposals(self, card: Widget, state: GameState, proposals: list[Proposal],
+                        flags: str) -> None:
         """One proposal: the question, Not this and Confirm. A few: a short choice. Jumps to
         more planets than fit (a joker): the planets light up on the board to be tapped."""
         app = App.get_running_app()
-        card = Factory.ProposalCard(source=_("Camera: {seen}").format(
-            seen=proposal_source(proposals[0])))
+        card.source = _("Camera: {seen}").format(seen=proposal_source(proposals[0]))
         demo_event = getattr(app.demo_move, "event", None)
         choices = card.ids.choices
+        choices.clear_widgets()
         if len(proposals) == 1:
             card.question = proposal_question(state, proposals[0])
             choices.add_widget(choice_button(_("Not this"), "plain",
@@ -289,65 +292,61 @@ class PlayScreen(Screen):
             dismiss = choice_button("×", "plain", lambda: app.dismiss(proposals))
             dismiss.size_hint_x, dismiss.width = None, theme.TOUCH * app.scale
             choices.add_widget(dismiss)
-        card.flags = " · ".join(flags)
-        return card
+        card.flags = flags.replace("\n", " · ")
 
-    def _top_up_choices(self, state: GameState) -> BoxLayout:
-        card = Factory.TopUpCard()
+    def _fill_top_up(self, card: Widget) -> None:
+        choices = card.ids.choices
+        choices.clear_widgets()
         for event in self._legal.get(TOP_UP, []):
             assert isinstance(event, TopUp)
             button = Factory.TouchButton(text=str(event.discard))
             button.bind(on_release=lambda _w, e=event: self.play(e))
-            card.ids.choices.add_widget(button)
-        card.ids.choices.add_widget(choice_button("×", "quiet", self.cancel))
-        return card
+            choices.add_widget(button)
+        choices.add_widget(choice_button("×", "quiet", self.cancel))
 
-    def _develop_card(self, state: GameState) -> BoxLayout:
+    def _fill_develop(self, card: Widget, state: GameState) -> None:
         at = state.players[state.current].at
         planet = state.setup.planets[at].name if at is not None else ""
         events = self._legal.get(DEVELOP, [])
-        return Factory.ConfirmCard(
-            title=_("Develop {planet}? Its stack is face up or empty: no tile is taken.").format(
-                planet=planet), confirm_text=pgettext("confirm", "Develop"),
-            cancel_action=self.cancel,
-            confirm_action=lambda: self.play(events[0]) if events else None)
+        card.title = _("Develop {planet}? Its stack is face up or empty: no tile is "
+                       "taken.").format(planet=planet)
+        card.confirm_text = pgettext("confirm", "Develop")
+        card.cancel_action = self.cancel
+        card.confirm_action = lambda: self.play(events[0]) if events else None
 
-    def _log_view(self, state: GameState) -> BoxLayout:
+    def _fill_log(self, view: Widget, state: GameState) -> None:
         """The log, newest first. Its rows are made once and given new lines as the record
         grows: building forty rows on every tap would make every tap slow."""
         app = App.get_running_app()
-        if self._log is None:
-            self._log = Factory.LogView()
+        if not self._log_rows:
             self._log_rows = [Factory.LogRow() for _row in range(LOG_LINES)]
         lines = list(reversed(app.session.log_lines()[-LOG_LINES:]))
-        grid = self._log.ids.lines
+        grid = view.ids.lines
         key = (app.revision, len(lines), app.language)
-        if key != self._log_shown:
-            self._log_shown = key
-            grid.clear_widgets()
-            if not lines:
-                row = self._log_rows[0]
-                row.text = (_("{player} begins. Tap an action, or lay a card on the "
-                              "discard pile.") if self.watching else
-                            _("{player} begins. Tap an action.")).format(
-                    player=state.current_name)
-                unchecked = [planet.name for planet in state.setup.planets
-                             if planet.name in app.session.box.example_planets]
-                if unchecked:
-                    row.text += " " + _("Example coordinates, not your box's: {names}; "
-                                        "check them in Box set-up.").format(
-                        names=", ".join(unchecked))
-                row.color_name = row.mark = ""
-                grid.add_widget(row)
-            for row, line in zip(self._log_rows, lines):
-                row.text = line.text
-                known = line.player in self.colors
-                row.color_name = self.colors[line.player] if known else ""
-                row.mark = self.marks[line.player] if known else ""
-                grid.add_widget(row)
-        if self._log.parent is not None:
-            self._log.parent.remove_widget(self._log)
-        return self._log
+        if key == self._log_shown:
+            return
+        self._log_shown = key
+        grid.clear_widgets()
+        if not lines:
+            row = self._log_rows[0]
+            row.text = (_("{player} begins. Tap an action, or lay a card on the "
+                          "discard pile.") if self.watching else
+                        _("{player} begins. Tap an action.")).format(
+                player=state.current_name)
+            unchecked = [planet.name for planet in state.setup.planets
+                         if planet.name in app.session.box.example_planets]
+            if unchecked:
+                row.text += " " + _("Example coordinates, not your box's: {names}; "
+                                    "check them in Box set-up.").format(
+                    names=", ".join(unchecked))
+            row.color_name = row.mark = ""
+            grid.add_widget(row)
+        for row, line in zip(self._log_rows, lines):
+            row.text = line.text
+            known = line.player in self.colors
+            row.color_name = self.colors[line.player] if known else ""
+            row.mark = self.marks[line.player] if known else ""
+            grid.add_widget(row)
 
     # -- touches -------------------------------------------------------------------------------
 
@@ -373,7 +372,7 @@ class PlayScreen(Screen):
         self.targets = [e.to for e in events if isinstance(e, Jump | Fly)]
         if kind in (SCAN, DISCOVER) or (kind == DEVELOP and any(
                 takes_tile(state, e) for e in events)):
-            TileDialog(screen=self, kind=kind, events=events).open()
+            TileDialog(kind=kind, events=events, play=self.play, cancel=self.cancel).open()
 
     def cancel(self, *_args: object) -> None:
         App.get_running_app().entering = ""
@@ -484,188 +483,3 @@ class PlayScreen(Screen):
         if last:
             lines.append(_("Last turn: {moves}.").format(moves=last))
         Factory.InfoDialog(title=name, text="\n".join(lines)).open()
-
-
-class LegendRow(BoxLayout):
-    text = StringProperty("")
-
-
-class FrameSample(Widget):
-    """A planet's frame as the board draws it: a station's colour, or white for a target."""
-
-    frame_color = ListProperty(list(theme.TARGET))
-
-
-class MenuDialog(ModalView):
-    """The menu behind the play screen's ☰: the screen's language, home, settings."""
-
-    def choose_language(self, code: str) -> None:
-        self.dismiss()  # before the screens are built anew in the language
-        App.get_running_app().set_language(code)
-
-    def go(self, screen: str) -> None:
-        self.dismiss()
-        App.get_running_app().show(screen)
-
-
-class LegendDialog(ModalView):
-    """Every mark of the board and the tokens, drawn as the screen draws it, with its meaning."""
-
-    def __init__(self, color: str, **kwargs: object) -> None:
-        super().__init__(**kwargs)
-        glyph = Factory.StatGlyph
-        rows: list[tuple[list[Widget], str]] = [
-            ([Factory.Badge(code="B", text="4"), Factory.Badge(code="G", text="2"),
-              Factory.Badge(code="O", text="1")],
-             _("A planet's coordinates: blue jump, green scan, two orange landing.")),
-            ([Factory.TileCount(text="8")],
-             _("Tiles left in its stack; dark once only space tiles lie face up.")),
-            ([Factory.FrameSample(frame_color=theme.PLAYER_FRAME[color]),
-              Factory.BoardMark(text="A", shape="station", color_name=color)],
-             _("A frame in a player's colour and their mark framed twice: their station.")),
-            ([Factory.FrameSample()],
-             _("A white frame: where the action being entered can go.")),
-            ([Factory.BoardMark(text="A", shape="ship", color_name=color)],
-             _("A round mark: a player's ship (on the jump gate at the start).")),
-            ([Factory.BoardMark(text="A2", color_name=color)],
-             _("A square mark: tiles reserved there (A2: two of A's).")),
-            ([glyph(kind="gate")],
-             _("Jump gate: place, probes and the points they give at the end.")),
-            ([glyph(kind="stations")], _("Stations built.")),
-            ([glyph(kind="tiles")], _("Tiles held (their kinds stay hidden).")),
-            ([glyph(kind="cards")], _("Cards in hand.")),
-            ([Factory.Note(text=_("{points} pts").format(points=9), bold=True)],
-             _("Points already won: the jump gate's place and the stations (the tiles "
-               "count at the end). Chips left: tap the token.")),
-            ([], _("Tap a token or a planet for all that is known of it.")),
-        ]
-        for icons, text in rows:
-            row = Factory.LegendRow(text=text)
-            for icon in icons:
-                row.ids.icon.add_widget(icon)
-            self.ids.rows.add_widget(row)
-
-
-class TileDialog(ModalView):
-    """Scan, develop or discover: which tile, from large pictures by category ("kind not
-    known" unless chosen), whether only space tiles are left now, and the special case."""
-
-    kind = StringProperty(SCAN)
-    title = StringProperty("")
-    tile = StringProperty("", allownone=True)
-    reveal = BooleanProperty(False)
-    warning = StringProperty("")
-    only_space = BooleanProperty(False)
-    """The special case is open (an untouched stack)."""
-    taking = BooleanProperty(True)
-    answered = BooleanProperty(False)
-
-    def __init__(self, screen: PlayScreen, kind: str, events: list[Action],
-                 **kwargs: object) -> None:
-        self.screen = screen
-        self.events = events
-        super().__init__(kind=kind, **kwargs)
-        app = App.get_running_app()
-        state: GameState = app.state
-        me = state.current_name
-        at = state.players[state.current].at
-        self.planet = state.setup.planets[at].name if at is not None else ""
-        self.taking = any(takes_tile(state, e) for e in events)
-        self.only_space = any(isinstance(e, Scan) and e.only_space for e in events)
-        self.title = {
-            SCAN: _("Scan {planet}: which tile does {player} reserve?"),
-            DEVELOP: _("Develop {planet}: which tile does {player} take?"),
-            DISCOVER: _("Discover on {planet}: which tile does {player} take?")}[kind].format(
-            planet=self.planet, player=me)
-        grid = self.ids.tiles
-        for kind_ in (None, *TILE_KINDS):
-            if kind_ == SPACE and state.setup.variant == "yucata":
-                continue  # never possible in this variant
-            button = Factory.TileButton(kind=kind_ or "", text=tile_name(kind_),
-                                        selected=kind_ is None)
-            button.bind(on_release=lambda b, k=kind_: self.choose(k))
-            grid.add_widget(button)
-
-    def choose(self, kind: str | None) -> None:
-        self.tile = kind or ""
-        for button in self.ids.tiles.children:
-            button.selected = (button.kind or None) == kind
-        app = App.get_running_app()
-        self.warning = (_("A space tile costs {player} 10 points at the end.").format(
-            player=app.state.current_name) if kind == SPACE else "")
-
-    def toggle_reveal(self) -> None:
-        self.reveal = not self.reveal
-
-    def event(self) -> Action:
-        base = next(e for e in self.events
-                    if takes_tile(App.get_running_app().state, e))
-        return replace(base, tile=self.tile or None, reveal=self.reveal)  # type: ignore[arg-type]
-
-    def confirm(self) -> None:
-        """The guards, each asked once: a space tile's cost, then the reveal."""
-        app = App.get_running_app()
-        event = self.event()
-        try:
-            after = apply(app.state, event)
-        except RulesError as error:
-            self.warning = error_text(error)
-            return
-        steps: list[Callable[[Callable[[], None]], None]] = []
-        if event.tile == SPACE:  # only the printed rules let it be chosen
-            steps.append(lambda go: ask(
-                _("Take a space tile?"),
-                _("Space tiles are not point tiles: {player} loses 10 points at the end for "
-                  "it.").format(player=app.state.current_name),
-                _("Take the space tile"), _("Back"), go))
-        if self.reveal:
-            steps.append(lambda go: ask(
-                _("Turn the space tiles face up?"), self._reveal_text(after),
-                _("Turn them face up"), _("Back"), go))
-        self._run(steps, lambda: self._play(event))
-
-    def _reveal_text(self, after: GameState) -> str:
-        text = _("Only space tiles are left on {planet}: they are laid face up. Space tiles "
-                 "face up: {revealed} of {threshold}.").format(
-            planet=self.planet, revealed=after.revealed_space,
-            threshold=after.setup.threshold)
-        if after.final_round:
-            text += " " + _("This starts the final round.")
-        return text
-
-    def special_case(self) -> None:
-        """The only-space first scan: asked once, with what it does."""
-        app = App.get_running_app()
-        event = next(e for e in self.events if isinstance(e, Scan) and e.only_space)
-        after = apply(app.state, event)
-        ask(_("Only space tiles in this stack?"),
-            _("The first scan of {planet} finds only space tiles: {player} plays the card, "
-              "reserves nothing, and all the tiles are turned face up ({revealed} of "
-              "{threshold} face up).").format(planet=self.planet,
-                                              player=app.state.current_name,
-                                              revealed=after.revealed_space,
-                                              threshold=after.setup.threshold)
-            + (" " + _("This starts the final round.") if after.final_round else ""),
-            _("Only space tiles"), _("Back"), lambda: self._play(event))
-
-    @staticmethod
-    def _run(steps: list[Callable[[Callable[[], None]], None]], last: Callable[[], None]) -> None:
-        if not steps:
-            last()
-            return
-        steps[0](lambda: TileDialog._run(steps[1:], last))
-
-    def _play(self, event: Action) -> None:
-        if self.answered:
-            return  # a second tap while the dialog fades away
-        self.answered = True
-        self.dismiss()
-        self.screen.play(event)
-
-    def cancel(self) -> None:
-        if self.answered:
-            return
-        self.answered = True
-        self.dismiss()
-        self.screen.cancel()
-
