@@ -15,7 +15,7 @@ from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
 TOUCH = 48
-READABLE = 10
+READABLE = 12
 """The smallest text, in px at 800x480 (the layout's scale times this at larger windows): a
 label shrunk under it to fit is too small to read at arm's length on the 7-inch screen."""
 SLACK = 1.0

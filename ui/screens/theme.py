@@ -79,6 +79,9 @@ HATCH = (0.07, 0.08, 0.11, 0.8)
 """The stripes over the minus points."""
 
 # -- type scale (px at 800x480) ---------------------------------------------------------------
+READABLE = 12
+"""The smallest text a player must read, from across the table on the 7-inch screen: a label
+shrinks to fit no further (tests/ui_geometry.py holds every screen to it)."""
 SMALL = 12
 BODY = 15
 LARGE = 18

@@ -47,7 +47,7 @@ class FitLabel(Label):
     ``min_font``) rather than spill over or be cut."""
 
     max_font = NumericProperty(theme.BODY)
-    min_font = NumericProperty(theme.SMALL - 2)
+    min_font = NumericProperty(theme.READABLE)
     one_line = BooleanProperty(False)
     """Shrink to stay on one line, down to ``ONE_LINE_FLOOR`` of ``max_font``, before
     wrapping (a button's words: "Partie beenden …" on two lines reads as two buttons)."""
