@@ -28,12 +28,13 @@ from ui.i18n import _, ngettext, pgettext
 from ui.screens import theme
 from ui.screens.legend import LegendDialog
 from ui.screens.tile_picker import TileDialog
-from ui.screens.widgets import ask, choice_button, player_marks
+from ui.screens.widgets import ask, choice_button, player_marks, text_width
 from ui.words import (action_name, color_name, error_text, last_moves, notice_text, place_words,
                       proposal_question, proposal_source)
 
 LOG_LINES = 40
 """The newest lines the log shows."""
+ACTIONS_PER_ROW = 3
 MAX_CHOICES = 3
 """Proposals offered side by side: more would be a list to read, not a choice to tap."""
 
@@ -107,11 +108,19 @@ class PlayScreen(Screen):
             app.fbind(name, self._say_status)
         app.fbind("entering", self._paint_actions)
         self._actions: dict[str, Widget] = {}
-        for kind in ACTION_TYPES:
-            button = Factory.TouchButton(text=action_name(kind))
-            button.bind(on_release=lambda _b, k=kind: self.tap_action(k))
-            self.ids.actions.add_widget(button)
-            self.ids[f"action_{kind}"] = self._actions[kind] = button
+        for row_kinds in (ACTION_TYPES[:ACTIONS_PER_ROW], ACTION_TYPES[ACTIONS_PER_ROW:]):
+            row = BoxLayout(spacing=theme.GAP * app.scale)
+            # each as wide as its name asks, at least an equal share: "Rifornimento carte"
+            # keeps one line beside "Jump"
+            names = [action_name(kind) for kind in row_kinds]
+            widths = [text_width(name, theme.BODY, bold=False) for name in names]
+            for kind, name, width in zip(row_kinds, names, widths):
+                button = Factory.TouchButton(text=name, one_line=True,
+                                             size_hint_x=max(1.0, 3 * width / sum(widths)))
+                button.bind(on_release=lambda _b, k=kind: self.tap_action(k))
+                row.add_widget(button)
+                self.ids[f"action_{kind}"] = self._actions[kind] = button
+            self.ids.actions.add_widget(row)
         self.bind(available=self._paint_actions)
         self._paint_actions()
         self._say_status()

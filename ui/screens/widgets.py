@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.image import Image as CoreImage
-from kivy.core.text import Label as CoreLabel
+from kivy.core.text import DEFAULT_FONT, Label as CoreLabel
 from kivy.factory import Factory
 from kivy.graphics import Color, Ellipse, Line, Mesh, Rectangle, RoundedRectangle, Triangle
 from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty,
@@ -103,6 +103,11 @@ ONE_LINE_FLOOR = 0.8
 def _widest(words: list[str], size: float, font: str, bold: bool) -> float:
     measure = CoreLabel(font_size=size, font_name=font, bold=bold)
     return max(measure.get_extents(word)[0] for word in words)
+
+
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    """How wide ``text`` is drawn on one line at ``size`` px in the app's font."""
+    return _widest([text], size, DEFAULT_FONT, bold)
 
 
 class TouchButton(ButtonBehavior, FitLabel):
