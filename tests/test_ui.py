@@ -330,6 +330,9 @@ def test_a_long_record_words_only_its_new_lines_on_a_tap(tmp_path):
     assert result["resumed_screen"] == "play" and result["lines"] == 20_040
     assert result["lines_after"] == 20_044 and result["log_top"].startswith("Redone: ")
     assert result["same_log"] and result["worded"] == 0  # an undo or redo words no action
+    # the panel switches between cards made once: the log, a jump being entered, a top up
+    assert result["panels_shown"] == ["log", "log", "entering", "log", "top_up", "log", "log"]
+    assert result["same_cards"]
 
 
 def test_a_read_only_home_starts_the_app_and_says_why_nothing_is_kept(tmp_path):

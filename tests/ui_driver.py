@@ -879,10 +879,16 @@ def scenario_long_game():  # type: ignore[no-untyped-def]
         worded += 1
         return sentence(*args)
     ui.words.event_sentence = counted
-    for button in ("undo", "redo", "undo", "redo"):
+    cards = dict(play.ids.panel.cards)
+    shown = []
+    for button in ("undo", "redo", "action_jump", "action_jump", "action_top_up", "undo",
+                   "redo"):
         tap(play.ids[button])
         yield from settle()
+        shown.append(play.ids.panel.shown)
     ui.words.event_sentence = sentence
+    result["panels_shown"] = shown
+    result["same_cards"] = all(play.ids.panel.cards[name] is card for name, card in cards.items())
     result["same_log"] = app.session._log is log
     result["worded"] = worded
     result["lines_after"] = len(app.session.journal.game.log)

@@ -1,9 +1,10 @@
 """The table app (`companion run`): one App whose typed properties the screens bind to.
 
-The app owns the plumbing (the session with its journal, the camera worker, the demo table) and
-publishes what the screens show as Kivy properties: the game state and its revision, the
-camera's proposals, the camera's status, the last message, the window's scale and the language.
-Screens bind to them and call the app to change the game; the clock only hands the camera's
+The app builds the controller (``ui.session.Session``: the game, the library, the box, the
+calibration and the camera) and the demo table, and publishes what the screens show as Kivy
+properties: the game state and its revision, the camera's proposals, the camera's status, the
+last message, the window's scale and the language. Screens bind to them, call the controller's
+actions and hand each outcome to ``act``, which shows it; the clock only hands the camera's
 newest view over, ten times a second.
 
 Import this module only after ``ui.launch.prepare_kivy``: Kivy reads its settings on import.
@@ -168,8 +169,8 @@ class CompanionApp(App):
         opener = None if manual or self.camera_spec == "demo" else source_opener(
             self.camera_spec)
         demo = opener is None and not manual
+        # games and calibration: a demo's stay apart from the real ones
         data_home = self.home / "demo" if demo else self.home
-        """Games and calibration: a demo's stay apart from the real ones."""
         calibration_path = data_home / "calibration.json"
         calibration, calibration_problem = demo_calibration() if demo else Calibration(), ""
         if calibration_path.exists():
