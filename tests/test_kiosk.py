@@ -371,7 +371,8 @@ def report(_dt):
           flush=True)
     App.get_running_app().stop()
 
-Clock.schedule_once(report, 3)
+# 3 s after the first frame (under load the app takes seconds to build)
+Clock.schedule_once(lambda _dt: Clock.schedule_once(report, 3), 0)
 run(camera="none", home=Path(sys.argv[1]))
 """
 

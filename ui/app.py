@@ -84,16 +84,22 @@ def use_keyboard_layout(language: str) -> None:
 UI_SAMPLES = 3000
 """Timings of the UI thread's work kept (five minutes of ticks)."""
 
-FILL_AGAIN = (0.3, 1.0)
-"""Seconds after start at which the window is checked to fill its screen again."""
+FILL_CHECK_SECONDS = 0.25
+FILL_CHECKS = 24
+"""How often, and how many times after start, the window is checked to fill its screen: X
+alone may lose what was asked before it mapped the window, and under load it maps late."""
 
 
-def _fill_screen() -> None:
-    """The window over its whole screen, where no window manager maximised it."""
+def _fill_screen(_dt: float = 0.0) -> None:
+    """The window over its whole screen, where no window manager maximised it (only what
+    differs is asked again)."""
     area = screen_area()
-    if area is not None:
-        x, y, width, height = area
+    if area is None:
+        return
+    x, y, width, height = area
+    if (Window.left, Window.top) != (x, y):
         Window.left, Window.top = x, y
+    if tuple(Window.system_size) != (width, height):
         Window.size = (width, height)
 
 
@@ -190,8 +196,12 @@ class CompanionApp(App):
         Window.clearcolor = theme.BACKGROUND
         if self.fill_screen:
             _fill_screen()
-            for delay in FILL_AGAIN:  # a size asked before X mapped the window may be lost
-                Clock.schedule_once(lambda _dt: _fill_screen(), delay)
+            # an interval, not delays from now: under load the first frames come late, and
+            # checks due by then would all run at once, before X mapped the window
+            checks = iter(range(FILL_CHECKS))
+            Clock.schedule_interval(
+                lambda _dt: _fill_screen() if next(checks, None) is not None else False,
+                FILL_CHECK_SECONDS)
         Window.bind(size=self._rescale, on_touch_down=self._touched)
         self._rescale(Window, Window.size)
         manager = ScreenManager(transition=NoTransition())
