@@ -63,11 +63,13 @@ class Simulation:
     def __init__(self, seed: int, players: int, variant: str = "table",
                  box: BoxProfile | None = None, undo_rate: float = 0.03,
                  hide_rate: float = 0.0, space_mistake_rate: float = 0.02,
-                 tile_order: Sequence[str] | None = None) -> None:
+                 tile_order: Sequence[str] | None = None,
+                 names: Sequence[str] = PLAYER_NAMES) -> None:
         """``hide_rate``: chance an optional field (card code, tile kind) is left out, as in
         touch-only play. ``space_mistake_rate``: chance a player takes a space tile on
         purpose (variant ``table`` only). ``tile_order``: the 64 tiles in dealing order
-        (8 per planet around the ring) instead of a shuffle, to stage rare cases."""
+        (8 per planet around the ring) instead of a shuffle, to stage rare cases. ``names``:
+        the players' names, in seat order."""
         self.rng = random.Random(seed)
         self.box = box or load_box()
         self.undo_rate, self.hide_rate = undo_rate, hide_rate
@@ -75,7 +77,7 @@ class Simulation:
         rng = self.rng
         colors = list(PLAYER_COLORS)
         rng.shuffle(colors)
-        seats = tuple(PlayerSeat(PLAYER_NAMES[i], colors[i]) for i in range(players))
+        seats = tuple(PlayerSeat(names[i], colors[i]) for i in range(players))
         planets = rng.sample([p.planet for p in self.box.planets], RING_SIZE)
         self.setup = Setup(seats, tuple(planets), rng.choice(seats).name, variant)
         self.game = Game(self.setup)

@@ -52,6 +52,8 @@ def problems_of(result: dict) -> dict:
 @pytest.mark.parametrize(("size", "languages"), SIZES)
 def test_every_screen_and_state_is_whole_and_touchable(tmp_path, size, languages):
     result = drive("screens", size, tmp_path, UI_LANG=languages)
+    # five players, two with long names: every text 12 px or more at 800x480, none spilling
+    assert "Jean-Christophe" in result["names"]
     assert problems_of(result) == {}
     assert result["missing"] == [], "strings without a translation"
     assert result["qr_enlarged"], "a tap on the BG Stats code shows it large"

@@ -292,6 +292,9 @@ def start_game(players: int):  # type: ignore[no-untyped-def]
 
 # -- scenarios --------------------------------------------------------------------------------
 
+SCREEN_NAMES = ("Ann", "Jean-Christophe", "Cleo", "Dev", "Maria Antonietta")
+
+
 def scenario_screens():  # type: ignore[no-untyped-def]
     """Every screen and state in each language asked for (UI_LANG, comma separated), at the
     window's size (a window resized after it was opened no longer shows what it draws, so
@@ -334,8 +337,10 @@ def every_state():  # type: ignore[no-untyped-def]
     yield from settle()
     shot("setup-planet-picker")
     yield from close_modal()
-    sim = Simulation(5, 5, hide_rate=0.3)
+    # five players, two with long names: they end in "…" rather than shrink unreadably
+    sim = Simulation(5, 5, hide_rate=0.3, names=SCREEN_NAMES)
     game = sim.run()
+    result["names"] = [seat.name for seat in game.setup.players]
     app.session.start(game.setup)
     app._publish()
     app.show("play")

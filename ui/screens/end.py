@@ -195,8 +195,10 @@ class EndScreen(Screen):
         for column in (*CATEGORIES, "total"):
             table.add_widget(Factory.SheetHeader(category=column, text=column_name(column)))
         for row in sheet.players:
+            # a long name ends in "…": the tile tabs above name each player whole
             table.add_widget(Factory.SheetCell(text=row.name, bold=row.name in sheet.winners,
-                                               size_hint_x=1.5))
+                                               size_hint_x=1.5, cut=True,
+                                               shorten_from="right"))
             for column in (*CATEGORIES, "total"):
                 value = getattr(row, column)
                 table.add_widget(Factory.SheetCell(text="?" if value is None else str(value),

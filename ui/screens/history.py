@@ -46,8 +46,8 @@ class HistoryScreen(Screen):
             cells = (row.name, str(row.games), str(row.wins), f"{row.win_rate:.0%}",
                      "–" if row.average is None else decimal_words(row.average),
                      "–" if row.best is None else str(row.best))
-            for text in cells:
-                table.add_widget(Factory.StatCell(text=text))
+            for text in cells:  # a long name ends in "…" (the games list names it whole)
+                table.add_widget(Factory.StatCell(text=text, cut=True, shorten_from="right"))
 
     def _row(self, record: GameRecord):  # type: ignore[no-untyped-def]
         app = App.get_running_app()
