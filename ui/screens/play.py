@@ -324,12 +324,12 @@ class PlayScreen(Screen):
         card.confirm_action = lambda: self.play(events[0]) if events else None
 
     def _fill_log(self, view: Widget, state: GameState) -> None:
-        """The log, newest first. Its rows are made once and given new lines as the record
-        grows: building forty rows on every tap would make every tap slow."""
+        """The log, newest first. Its rows are made once, as the log first grows, and given
+        new lines as the record grows: building forty rows on every tap made every tap slow."""
         app = App.get_running_app()
-        if not self._log_rows:
-            self._log_rows = [Factory.LogRow() for _row in range(LOG_LINES)]
         lines = list(reversed(app.session.log_lines()[-LOG_LINES:]))
+        while len(self._log_rows) < max(1, len(lines)):  # made as the log first grows
+            self._log_rows.append(Factory.LogRow())
         grid = view.ids.lines
         key = (app.revision, len(lines), app.language)
         if key == self._log_shown:
