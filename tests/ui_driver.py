@@ -443,9 +443,10 @@ def every_state():  # type: ignore[no-untyped-def]
     yield from settle()
     shot("calibration")
     calibration = screen("calibration")
-    result.setdefault("no_camera", {})[LANGUAGE] = {
-        "calibrate": not calibration.ids.calibrate.disabled,
-        "teach": not calibration.ids.teach.disabled}
+    result.setdefault("no_camera", {})[LANGUAGE] = {  # offered: seen, even dimmed
+        name: button.opacity > 0 and button.height > 0
+        for name, button in (("calibrate", calibration.ids.calibrate),
+                             ("teach", calibration.ids.teach))}
 
 
 def _card(code: str):  # type: ignore[no-untyped-def]
