@@ -30,7 +30,7 @@ from kivy.uix.vkeyboard import VKeyboard
 from companion.box import BoxProfileError, load_box
 from companion.journal import Journal
 from companion.library import Library, default_home
-from companion.rules import Event, Setup
+from companion.rules import Setup
 from companion.tracker import Proposal, TrackerView
 from ui import i18n
 from ui.camera import CameraWorker, source_opener
@@ -330,10 +330,6 @@ class CompanionApp(App):
         self.say(outcome.said, outcome.kind)
         return outcome.done
 
-    def play(self, event: Event) -> bool:
-        """Play an event from a tap; say what happened either way."""
-        return self.act(self.session.play(event))
-
     def dismiss(self, proposals: list[Proposal]) -> None:
         self.session.dismiss(proposals)
         self.view = TrackerView((), self.view.flags)
@@ -416,7 +412,7 @@ class CompanionApp(App):
         self.demo_move = None
         if move is None or self.demo is None or not self.demo_running:
             return
-        ok = self.play(move.event)
+        ok = self.act(self.session.play(move.event))
         self.demo.moved(move, ok)
         if not ok:
             self.demo_running = False

@@ -264,7 +264,7 @@ class EndScreen(Screen):
     def _save(self, event: Inventory) -> None:
         """Save a player's tiles; on to the next player whose tiles are missing."""
         app = App.get_running_app()
-        if app.play(event):
+        if app.act(app.session.play(event)):
             self._drafts.pop(event.player, None)
             self.player = ""
             self.changed = False

@@ -405,7 +405,7 @@ class PlayScreen(Screen):
 
     def play(self, event: Action) -> None:
         app = App.get_running_app()
-        if app.play(event):
+        if app.act(app.session.play(event)):
             self.cancel()
 
     def undo(self) -> None:
