@@ -99,11 +99,12 @@ MIN_SYMBOL_PX = 16.0
 
 
 def card_table(deck: Deck, seed: int, strength: float = 0.7, max_tilt: float = 35.0,
-               others: bool = True) -> CardTable:
+               others: bool = True, chipped: float = 0.3) -> CardTable:
     """A table top (any surface) seen by a camera tilted up to ``max_tilt`` degrees: 3-6 cards
     of ``deck`` at any angle, sometimes one over another's corner or a chip on a card; and,
     with ``others``, things that are not the deck's cards (card backs, another game's cards
-    with numbers in coloured circles, chips, notes, stickered tiles)."""
+    with numbers in coloured circles, chips, notes, stickered tiles). A chip lies on a card's
+    corner in a share ``chipped`` of the tables."""
     rng = random.Random(seed)
     scene = Scene.table()
     scene.surface = rng.choice(SURFACES)
@@ -127,7 +128,7 @@ def card_table(deck: Deck, seed: int, strength: float = 0.7, max_tilt: float = 3
         spot = (under.center[0] + offset * math.cos(direction),
                 under.center[1] + offset * math.sin(direction))
         scene.add_card(rng.choice(DECK), spot, angle, deck, copy=rng.randrange(1000))
-    if laid and rng.random() < 0.3:  # a chip left on a card's corner
+    if laid and rng.random() < chipped:  # a chip left on a card's corner
         target = rng.choice(laid)
         corner = target.to_table() @ np.array([target.face.shape[1] * 0.05,
                                                target.face.shape[0] * 0.04, 1.0])

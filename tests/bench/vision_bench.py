@@ -256,8 +256,8 @@ def one_card_reads(table: CardTable, model: CardModel) -> list[float]:
 
 def bench_cards(report) -> None:
     """Each deck taught from one photo per code, then read on 40 tables as players leave
-    them (any surface, tilt up to 35 degrees, covers, distractors, degradations); and one
-    card read alone, from its area."""
+    them (any surface, tilt up to 35 degrees, covers, distractors, degradations), and on
+    tables with a chip on a card; and one card read alone, from its area."""
     cv2.setNumThreads(1)
     alone: list[float] = []
     for name, deck in DECKS.items():
@@ -277,12 +277,31 @@ def bench_cards(report) -> None:
         report("  wrong reads", len(wrong), "reads", "0", not wrong)
         for line in wrong:
             print(f"    WRONG   {line}")
+        chipped = _chipped_wrong(deck, taught.model)
+        report(f"  wrong reads, a chip on a card of each of {CHIPPED_TABLES} tables",
+               len(chipped), "reads", "0", not chipped)
+        for line in chipped:
+            print(f"    WRONG   {line}")
         report("  teaching time", seconds, "s", "-", True)
         report("  codes reported weak", len(taught.weak), "codes", "-", True)
     median, p99 = statistics.median(alone), float(np.percentile(alone, 99))
     report(f"one card read from its area (median of {len(alone)})", median, "ms", "<= 10 ms",
            median <= 10)
     report("  99th percentile", p99, "ms", "-", True)
+
+
+CHIPPED_TABLES = 16
+
+
+def _chipped_wrong(deck, model) -> list[str]:
+    """Wrong reads on tables where a chip lies on one card's corner, over or beside its
+    coordinate (a probe put down on a card): what is left of a number showing must be read
+    as its own or not at all."""
+    wrong: list[str] = []
+    for seed in range(400, 400 + CHIPPED_TABLES):
+        _, _, misread = read_card_table(card_table(deck, seed, chipped=1.0), model)
+        wrong += [f"table {seed} (chipped): {w}" for w in misread]
+    return wrong
 
 
 def bench_qr_photos(report, count: int = 200) -> None:
