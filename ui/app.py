@@ -90,7 +90,7 @@ FILL_CHECKS = 24
 alone may lose what was asked before it mapped the window, and under load it maps late."""
 
 
-def _fill_screen(_dt: float = 0.0) -> None:
+def _fill_screen() -> None:
     """The window over its whole screen, where no window manager maximised it (only what
     differs is asked again)."""
     area = screen_area()
