@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
@@ -32,15 +33,22 @@ SIZES = [("800x480", "en,de,it"), ("1280x800", "en,de,it"), ("1920x1080", "en")]
 
 
 def drive(scenario: str, size: str, home: Path, **env: str) -> dict:
-    environment = dict(os.environ, SDL_VIDEODRIVER="offscreen", **env)
+    # the run's own result file (outside its home, which may be read-only): two tests driving
+    # one scenario side by side share ARTIFACTS and would read each other's result there
+    descriptor, name = tempfile.mkstemp(prefix=f"result-{scenario}-", suffix=".json")
+    os.close(descriptor)
+    result_file = Path(name)
+    environment = dict(os.environ, SDL_VIDEODRIVER="offscreen", UI_RESULT=name, **env)
     environment.pop("KIVY_HOME", None)  # each run gets its own, inside its home
-    run = subprocess.run([sys.executable, str(ROOT / "tests" / "ui_driver.py"), scenario, size,
-                          str(home), str(ARTIFACTS)], env=environment, capture_output=True,
-                         text=True, timeout=900)
-    language = env.get("UI_LANG", "en").replace(",", "-")
-    result_file = ARTIFACTS / f"result-{scenario}-{language}-{env.get('UI_PLAYERS', '')}{size}.json"
-    assert result_file.exists(), run.stderr[-3000:]
-    result = json.loads(result_file.read_text())
+    try:
+        run = subprocess.run([sys.executable, str(ROOT / "tests" / "ui_driver.py"), scenario,
+                              size, str(home), str(ARTIFACTS)], env=environment,
+                             capture_output=True, text=True, timeout=900)
+        text = result_file.read_text()
+    finally:
+        result_file.unlink()
+    assert text, run.stderr[-3000:]
+    result = json.loads(text)
     assert "error" not in result, result.get("traceback", result["error"])
     return result
 

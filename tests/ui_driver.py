@@ -1,9 +1,11 @@
 """Runs the real app in an offscreen window and drives it by touches, one scenario per run.
 
 Usage: python tests/ui_driver.py SCENARIO WIDTHxHEIGHT HOME OUT. Writes OUT/result-*.json and
-screenshots into OUT. The UI tests start it in a fresh process for each scenario: Kivy keeps
-one window per process (a scenario may resize it). UI_LANG picks the language (``pseudo`` marks
-every translated string, to find text that never went through a catalogue).
+screenshots into OUT, and the result also to $UI_RESULT when set (a run's own file: tests that
+drive one scenario side by side share OUT). The UI tests start it in a fresh process for each
+scenario: Kivy keeps one window per process (a scenario may resize it). UI_LANG picks the
+language (``pseudo`` marks every translated string, to find text that never went through a
+catalogue).
 """
 
 from __future__ import annotations
@@ -1159,7 +1161,10 @@ def finish() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     language = "-".join(LANGUAGES)
     name = f"result-{SCENARIO}-{language}-{os.environ.get('UI_PLAYERS', '')}{SIZE}.json"
-    (OUT / name).write_text(json.dumps(result, default=str))
+    text = json.dumps(result, default=str)
+    (OUT / name).write_text(text)
+    if os.environ.get("UI_RESULT"):
+        Path(os.environ["UI_RESULT"]).write_text(text)
     app.stop()
 
 
