@@ -317,11 +317,13 @@ def other_game_card(rng: random.Random) -> np.ndarray:
 
 
 def chip(color: tuple[int, int, int], diameter_mm: float = 16.0) -> np.ndarray:
+    """A round plastic chip with a ring pressed into it, seen from above: BGRA, the corners
+    around the disc transparent."""
     side = mm(diameter_mm)
-    face = np.zeros((side, side, 3), np.uint8)
-    cv2.circle(face, (side // 2, side // 2), side // 2 - 1, color, -1, cv2.LINE_AA)
-    cv2.circle(face, (side // 2, side // 2), side // 3, tuple(min(255, c + 40) for c in color),
-               mm(0.8), cv2.LINE_AA)
+    face = np.zeros((side, side, 4), np.uint8)
+    cv2.circle(face, (side // 2, side // 2), side // 2 - 1, (*color, 255), -1, cv2.LINE_AA)
+    cv2.circle(face, (side // 2, side // 2), side // 3,
+               (*(min(255, c + 40) for c in color), 255), mm(0.8), cv2.LINE_AA)
     return face
 
 

@@ -334,7 +334,8 @@ def _visible(corners: np.ndarray, w: int, h: int) -> bool:
 
 
 def _paste(image: np.ndarray, face: np.ndarray, to_image: np.ndarray) -> None:
-    """Warp ``face`` into ``image`` where it lands, resampled without aliasing."""
+    """Warp ``face`` into ``image`` where it lands, resampled without aliasing. A face with a
+    fourth channel is seen only where that channel says (a round chip, not its square)."""
     fh, fw = face.shape[:2]
     outline = np.array([[[0, 0], [fw, 0], [fw, fh], [0, fh]]], dtype=np.float64)
     corners = cv2.perspectiveTransform(outline, to_image)[0]
@@ -353,9 +354,10 @@ def _paste(image: np.ndarray, face: np.ndarray, to_image: np.ndarray) -> None:
     shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], dtype=np.float64)
     matrix = shift @ to_image
     size = (x1 - x0, y1 - y0)
-    warped = cv2.warpPerspective(face, matrix, size, flags=cv2.INTER_LINEAR)
-    mask = cv2.warpPerspective(np.full(face.shape[:2], 255, np.uint8), matrix, size,
-                               flags=cv2.INTER_LINEAR)
+    shown = face[:, :, 3] if face.shape[2] == 4 else np.full(face.shape[:2], 255, np.uint8)
+    warped = cv2.warpPerspective(np.ascontiguousarray(face[:, :, :3]), matrix, size,
+                                 flags=cv2.INTER_LINEAR)
+    mask = cv2.warpPerspective(shown, matrix, size, flags=cv2.INTER_LINEAR)
     alpha = (mask.astype(np.float32) / 255.0)[:, :, None]
     roi = image[y0:y1, x0:x1]
     roi[:] = (warped * alpha + roi * (1 - alpha)).astype(np.uint8)
