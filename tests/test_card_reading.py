@@ -25,7 +25,7 @@ from synthetic.card_faces import DECKS
 from synthetic.teaching import DEMO_DECK, demo_model, teach_deck, teaching_photo, teaching_photos
 from tests.scenes import DECK, card_table, read_card_table
 from vision.cards import CardModel, Taught, TeachingError, TeachingPhoto, read_cards, teach
-from vision.cards.classifier import Classifier
+from vision.cards.classifier import MEMBERS, Classifier, Committee
 from vision.cards.palette import Palette
 from vision.cards.pose import Pose, Pyramid, patch_matrix, sample
 from vision.cards.spots import find_spots
@@ -249,6 +249,18 @@ def test_a_network_survives_its_stored_form_and_tells_apart_what_it_was_shown():
     again = Classifier.from_json(json.loads(json.dumps(network.to_json())))
     assert again.labels == network.labels
     assert np.allclose(again.probabilities(held), network.probabilities(held), atol=1e-2)
+    # a committee averages networks trained apart; one network alone (an older teaching's
+    # file) reads as a committee of one
+    committee = Committee.fit(x, y, ("a", "b", "c"), seed=1)
+    assert len(committee.members) == MEMBERS and committee.labels == ("a", "b", "c")
+    assert not np.allclose(committee.members[0].probabilities(held),
+                           committee.members[1].probabilities(held))
+    stored = Committee.from_json(json.loads(json.dumps(committee.to_json())))
+    assert np.allclose(stored.probabilities(held), committee.probabilities(held), atol=1e-2)
+    alone = Committee.from_json(network.to_json())
+    assert np.allclose(alone.probabilities(held), again.probabilities(held))
+    with pytest.raises(ValueError, match="short list"):
+        Committee.from_json({"members": []})
 
 
 def test_a_photo_with_no_cards_and_a_tiny_or_grey_image_read_as_nothing():

@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from companion.rules import Card
-from vision.cards.classifier import Classifier
+from vision.cards.classifier import Classifier, Committee
 from vision.cards.features import describe
 from vision.cards.model import LABELS, SPOT_LABELS, CardModel
 from vision.cards.palette import Palette, settled
@@ -141,7 +141,7 @@ def teach(photos: list[TeachingPhoto], seed: int = 0) -> Taught:
     deck = Deck(layout, palette, outline)
     views = make_views(_sources(found), deck, _views_each(deck, len(found)), seed)
     targets = np.array([LABELS.index(name) for name in views.labels])
-    classifier = Classifier.fit(describe(views.patches), targets, LABELS, seed)
+    classifier = Committee.fit(describe(views.patches), targets, LABELS, seed)
     # which spots are coordinates': what pairs up at the table
     spot_judge = Classifier.fit(np.concatenate(views.spots),
                                 np.array([0 if c else 1 for c in views.spots_coordinate]),

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from companion.rules import Card
-from vision.cards.classifier import Classifier
+from vision.cards.classifier import Classifier, Committee
 from vision.cards.palette import Palette
 from vision.cards.views import NOTHING, Layout
 
@@ -37,7 +37,8 @@ class CardModel:
     between the two coordinates is 1)."""
     codes: frozenset[str]
     """The card codes taught: nothing else is ever read."""
-    classifier: Classifier
+    classifier: Committee
+    """Names a coordinate's patch: one of ``LABELS``."""
     spot_judge: Classifier
     """Tells, from a spot's description (``spot_looks``), whether it may be a coordinate's."""
     weak: tuple[str, ...] = field(default=())
@@ -106,7 +107,7 @@ class CardModel:
         if outline.shape != (4, 2) or not np.isfinite(outline).all() or \
                 np.abs(outline).max() > 20:
             raise ValueError("a card's outline is four corners near its coordinates")
-        classifier = Classifier.from_json(data["classifier"])
+        classifier = Committee.from_json(data["classifier"])
         spot_judge = Classifier.from_json(data["spot_judge"])
         if classifier.labels != LABELS or spot_judge.labels != SPOT_LABELS:
             raise ValueError("the reader does not name the coordinates' numbers")

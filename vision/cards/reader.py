@@ -5,7 +5,8 @@
    top and bottom, of about the sizes and the distance apart the deck prints them (on a
    calibrated table, at the card's true size).
 3. For each such pair, both coordinates' patches cut in the pair's frame (``pose``) and named
-   by the taught network: a number, or nothing.
+   by the taught network: a number, or nothing. A pair that may be a card has its frame moved
+   to where its patches look most like coordinates (``_centred``).
 4. A pair is a card when the two names make a taught code clearly more likely than anything
    else (another code, a code never taught, or nothing at all). Of pairs that share a spot, or
    claim the same card, the surest is kept.
@@ -16,7 +17,7 @@ coordinates need to be seen. Anything not clear is "unsure": a wrong read is wor
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -52,6 +53,11 @@ PROMISING = 0.2
 WOBBLE = 0.06
 """How far a read's frame is moved to check it holds (a part of a coordinate's patch)."""
 ZOOM_WOBBLE = 0.06
+SHIFTS = 4
+"""``_wobbled``'s first cuts: the frame moved across and along, each way."""
+CENTRED = 0.05
+"""A frame moved shows its two coordinates this much more plainly (its chances of "nothing",
+summed) than as the spots placed it, or it is not moved."""
 TURNS = (-0.5, 0.5)
 """Turns (radians, about 30 degrees) a read's patches are checked at (``_steady``)."""
 TURN_MARGIN = 0.1
@@ -98,6 +104,7 @@ def read_cards(bgr: np.ndarray, model: CardModel, card_px: float | None = None
     chances = model.classifier.probabilities(describe(patches)).reshape(len(poses), 2, -1)
     reads = [_decided(pose, top, bottom, model, colour)
              for pose, (top, bottom), colour in zip(poses, chances, colours)]
+    poses, reads, chances = _centred(pyramid, poses, reads, model, colours, chances)
     reads = _steady(pyramid, poses, reads, model, colours, chances)
     reads = [_coloured(read, patches[2 * k:2 * k + 2], colours[k], model.palette)
              for k, read in enumerate(reads)]
@@ -111,8 +118,8 @@ def _coloured(read: _Read, patches: np.ndarray, colours: tuple[str, str],
     if read.read.card is None or all(patch_ink(p, palette) == c
                                      for p, c in zip(patches, colours)):
         return read
-    return _Read(CardRead(None, read.read.confidence, read.read.corners,
-                          "a coordinate's colour is not clear"), read.likely_card, read.best)
+    return replace(read, read=CardRead(None, read.read.confidence, read.read.corners,
+                                       "a coordinate's colour is not clear"))
 
 
 def patch_ink(patch: np.ndarray, palette: Palette) -> str | None:
@@ -135,6 +142,35 @@ class Cut:
     pose: Pose
     zoom: float = 1.0
     turn: float = 0.0
+
+
+def _centred(pyramid: Pyramid, poses: list[Pose], reads: list[_Read], model: CardModel,
+             colours: list[tuple[str, str]], chances: np.ndarray
+             ) -> tuple[list[Pose], list[_Read], np.ndarray]:
+    """Each pair that may be a card, its frame moved a little each way (``WOBBLE``) to where
+    its two patches look least like "nothing" at all, when that is plainly so (``CENTRED``):
+    a spot's middle is its ink's, which a number's shape, a bar beside it or blur puts off
+    its print's middle. Moved by how plainly the patches show a coordinate, never by which
+    number they show, so no number is sought; ``_steady`` then decides around the moved
+    frame."""
+    chosen = [k for k, r in enumerate(reads) if r.best >= PROMISING]
+    if not chosen:
+        return poses, reads, chances
+    moves = [_wobbled(poses[k], model)[:SHIFTS] for k in chosen]
+    again = coordinate_chances(pyramid, [cut for group in moves for cut in group], model)
+    nothing = len(NUMBERS)
+    poses, reads, chances = list(poses), list(reads), chances.copy()
+    for n, k in enumerate(chosen):
+        mine = again[n * SHIFTS:(n + 1) * SHIFTS]
+        blank = mine[:, :, nothing].sum(axis=1)
+        # a move that would change either number is no centring
+        same = (mine.argmax(axis=2) == chances[k].argmax(axis=1)).all(axis=1)
+        blank[~same] = np.inf
+        best = int(np.argmin(blank))
+        if blank[best] + CENTRED < chances[k][:, nothing].sum():
+            poses[k], chances[k] = moves[n][best].pose, mine[best]
+            reads[k] = _decided(poses[k], mine[best][0], mine[best][1], model, colours[k])
+    return poses, reads, chances
 
 
 def _steady(pyramid: Pyramid, poses: list[Pose], reads: list[_Read], model: CardModel,
@@ -162,16 +198,16 @@ def _steady(pyramid: Pyramid, poses: list[Pose], reads: list[_Read], model: Card
         upright = mean[:, :numbers].max(axis=1)  # per patch
         if read.read.card is not None and \
                 (turns[:, :, :numbers].max(axis=2) > upright + TURN_MARGIN).any():
-            read = _Read(CardRead(None, read.read.confidence, read.read.corners,
-                                  "its numbers do not stand its way up"), read.likely_card,
-                         read.best)
+            read = replace(read, read=CardRead(None, read.read.confidence, read.read.corners,
+                                               "its numbers do not stand its way up"))
         out[k] = read
     return out
 
 
 def _wobbled(pose: Pose, model: CardModel) -> list[Cut]:
-    """The frame moved a little each way along and across; as it is, its patches cut a little
-    larger and smaller; and last, its patches turned a little each way (``TURNS``)."""
+    """The frame moved a little each way across and along (the first ``SHIFTS``); as it is,
+    its patches cut a little larger and smaller; and last, its patches turned a little each
+    way (``TURNS``)."""
     side = max(model.layout.sides) * WOBBLE
     (x, y), (dx, dy) = pose.top, pose.step
     across = (dy * side, -dx * side)

@@ -40,7 +40,10 @@ TARGET_PX = 14.0
 SURROUNDS = (31, 11)
 """Sides of the squares around each pixel whose mean ink it must exceed (working px), each
 looked with apart: about twice the largest spot, so a badge's own ink does not hide it; and
-about a small number's size, so a patch of the same ink beside it does not."""
+about a small number's size, so a patch of the same ink beside it does not. A third look
+compares each pixel with the ink that a square of the first side, lying over it, shows
+everywhere (an opening): a thin number on a pale badge in a card's corner, with a table of its
+ink right beside it, stands out of the table's ink only in that look."""
 LEVEL = 0.3
 """How much more of its ink than its surroundings a pixel must show, and how much of the
 ink itself (a fraction of the deck's typical chroma): faint enough for coordinates in dim
@@ -134,8 +137,11 @@ def _spots_at(lab: np.ndarray, table: np.ndarray, scale: float, last: bool) -> l
     sizes = (SPOT_PX[0], SPOT_PX[1] if not last else max(lab.shape[:2]) / 3)
     closing = np.ones((3, 3), np.uint8)
     spots = []
-    for side in SURROUNDS:
-        surround = cv2.boxFilter(own, -1, (side, side), borderType=cv2.BORDER_REFLECT)
+    surrounds = [cv2.boxFilter(own, -1, (side, side), borderType=cv2.BORDER_REFLECT)
+                 for side in SURROUNDS]
+    wide = cv2.getStructuringElement(cv2.MORPH_RECT, (SURROUNDS[0], SURROUNDS[0]))
+    surrounds.append(cv2.morphologyEx(own, cv2.MORPH_OPEN, wide, borderType=cv2.BORDER_REFLECT))
+    for surround in surrounds:
         marked = (inked & (cv2.subtract(own, surround) > level)).view(np.uint8)
         for k in range(len(COLOURS)):
             mask = cv2.morphologyEx(np.ascontiguousarray(marked[..., k]), cv2.MORPH_CLOSE,

@@ -63,7 +63,10 @@ OTHERS = 4
 """Spots not on a coordinate described in each view, to learn what a coordinate's is not."""
 NOTHING = "nothing"
 COVERED = 0.25
-"""The share of views in which another card's edge covers part of a coordinate (a pile)."""
+"""The share of views in which something covers part of a coordinate: another card (a pile)
+or a chip left on the card."""
+CHIPS = 0.4
+"""Of those, the share covered by a round piece rather than another card."""
 COVER_READ = 0.2
 COVER_NOTHING = 0.45
 """A coordinate covered less than ``COVER_READ`` of its disc is still its number; more than
@@ -346,31 +349,77 @@ def _whole_card(source: Source, deck: Deck, view: np.ndarray, reach: float
 
 def _covered(rng: np.random.Generator, drawn: list[tuple[np.ndarray, np.ndarray]], k: int,
              labels: tuple[str, str], size: float) -> tuple[str | None, str | None]:
-    """Another card laid over one of view ``k``'s coordinates (drawn into its tile): its
-    edge a straight line across the coordinate's disc, or just beside it, its face another
-    view's picture. The coordinates' names as they are then shown."""
+    """Something laid over one of view ``k``'s coordinates (drawn into its tile), across
+    its disc or just beside it: another card's edge or corner, or a round piece (a chip, a
+    probe) of any colour. The coordinates' names as they are then shown: a number partly
+    hidden may look like another (a 3 under a chip's corner, like a 4), so it is taught as
+    its own only while little of it is hidden, as nothing when much is."""
     tile, to_tile = drawn[k]
     which = int(rng.integers(2))
     centre = _through(to_tile, np.array([[0.0, float(which)]]))[0]
     radius = size / 2
-    away = rng.uniform(-0.3, 1.1)  # the edge's distance from the centre, in radii
-    angle = rng.uniform(0, 2 * math.pi)
-    normal = np.array([math.cos(angle), math.sin(angle)])
     height, width = tile.shape[:2]
     ys, xs = np.mgrid[0:height, 0:width]
-    beyond = (xs - centre[0]) * normal[0] + (ys - centre[1]) * normal[1] > away * radius
-    other = drawn[int(rng.integers(len(drawn)))][0]
-    face = cv2.resize(other, (width, height), interpolation=cv2.INTER_AREA)
-    tile[beyond] = face[beyond]
-    edge = np.abs((xs - centre[0]) * normal[0] + (ys - centre[1]) * normal[1]
-                  - away * radius) < rng.uniform(0.5, 1.5)
-    tile[edge] = (tile[edge] * rng.uniform(0.3, 0.8)).astype(np.uint8)
-    # the share of the disc beyond the edge: a circle's segment
-    t = float(np.clip(away, -1.0, 1.0))
-    share = (math.acos(t) - t * math.sqrt(1 - t * t)) / math.pi
+    disc = np.hypot(xs - centre[0], ys - centre[1]) <= radius
+    if rng.random() < CHIPS:
+        over = _chip(rng, tile, centre, radius, xs, ys)
+    else:
+        over = _card_edge(rng, drawn, tile, centre, radius, xs, ys)
+    share = float((over & disc).sum()) / max(1, int(disc.sum()))
     name: str | None = labels[which] if share < COVER_READ else \
         NOTHING if share > COVER_NOTHING else None
     return (name, labels[1]) if which == 0 else (labels[0], name)
+
+
+def _card_edge(rng: np.random.Generator, drawn: list[tuple[np.ndarray, np.ndarray]],
+               tile: np.ndarray, centre: np.ndarray, radius: float, xs: np.ndarray,
+               ys: np.ndarray) -> np.ndarray:
+    """Another card (or a tile, a chip's box) over the tile near ``centre``: its straight
+    edge, or one of its corners (two edges at a right angle); its face another view's
+    picture or one flat colour. What it covers."""
+    angle = rng.uniform(0, 2 * math.pi)
+    edges = 1 if rng.random() < 0.5 else 2
+    beyond = np.ones(tile.shape[:2], bool)
+    rim = np.zeros(tile.shape[:2], bool)
+    width = rng.uniform(0.5, 1.5)
+    for k in range(edges):
+        normal = np.array([math.cos(angle + k * math.pi / 2),
+                           math.sin(angle + k * math.pi / 2)])
+        away = rng.uniform(-0.3, 1.1)  # the edge's distance from the centre, in radii
+        along = (xs - centre[0]) * normal[0] + (ys - centre[1]) * normal[1] - away * radius
+        beyond &= along > 0
+        rim |= np.abs(along) < width
+    if rng.random() < 0.5:
+        other = drawn[int(rng.integers(len(drawn)))][0]
+        face = cv2.resize(other, (tile.shape[1], tile.shape[0]), interpolation=cv2.INTER_AREA)
+        tile[beyond] = face[beyond]
+    else:
+        tile[beyond] = rng.uniform(0, 255, 3).astype(np.uint8)
+    edge = rim & cv2.dilate(beyond.view(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    tile[edge] = (tile[edge] * rng.uniform(0.3, 0.8)).astype(np.uint8)
+    return beyond
+
+
+def _chip(rng: np.random.Generator, tile: np.ndarray, centre: np.ndarray, radius: float,
+          xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """A round piece over the tile near ``centre`` (a coordinate's middle, of ``radius``):
+    any colour, a rim a little lighter or darker, a shadow on one side. What it covers."""
+    chip_radius = radius * rng.uniform(0.8, 2.2)  # the chip's own radius
+    angle = rng.uniform(0, 2 * math.pi)
+    # from the coordinate's middle to the chip's: from a little over it to just beside it
+    away = (radius + chip_radius) * rng.uniform(0.35, 1.05)
+    middle = centre + away * np.array([math.cos(angle), math.sin(angle)])
+    fall = rng.uniform(0, 2 * math.pi)
+    shift = 0.12 * chip_radius * np.array([math.cos(fall), math.sin(fall)])
+    shadow = np.hypot(xs - middle[0] - shift[0], ys - middle[1] - shift[1]) <= chip_radius
+    tile[shadow] = (tile[shadow] * rng.uniform(0.35, 0.7)).astype(np.uint8)
+    reach = np.hypot(xs - middle[0], ys - middle[1])
+    over = reach <= chip_radius
+    colour = rng.uniform(15, 235, 3)
+    tile[over] = colour.astype(np.uint8)
+    rim = over & (reach >= chip_radius * rng.uniform(0.7, 0.85))
+    tile[rim] = np.clip(colour * rng.uniform(0.6, 1.4), 0, 255).astype(np.uint8)
+    return over
 
 
 def _mosaic(tiles: list[np.ndarray]) -> tuple[np.ndarray, list[tuple[int, int]]]:
