@@ -104,8 +104,8 @@ def read_cards(bgr: np.ndarray, model: CardModel, card_px: float | None = None
     chances = model.classifier.probabilities(describe(patches)).reshape(len(poses), 2, -1)
     reads = [_decided(pose, top, bottom, model, colour)
              for pose, (top, bottom), colour in zip(poses, chances, colours)]
-    poses, reads, chances = _centred(pyramid, poses, reads, model, colours, chances)
-    reads = _steady(pyramid, poses, reads, model, colours, chances)
+    poses, reads, chances, shifted = _centred(pyramid, poses, reads, model, colours, chances)
+    reads = _steady(pyramid, poses, reads, model, colours, chances, shifted)
     reads = [_coloured(read, patches[2 * k:2 * k + 2], colours[k], model.palette)
              for k, read in enumerate(reads)]
     return _kept(reads, pairs)
@@ -146,22 +146,25 @@ class Cut:
 
 def _centred(pyramid: Pyramid, poses: list[Pose], reads: list[_Read], model: CardModel,
              colours: list[tuple[str, str]], chances: np.ndarray
-             ) -> tuple[list[Pose], list[_Read], np.ndarray]:
+             ) -> tuple[list[Pose], list[_Read], np.ndarray, dict[int, np.ndarray]]:
     """Each pair that may be a card, its frame moved a little each way (``WOBBLE``) to where
     its two patches look least like "nothing" at all, when that is plainly so (``CENTRED``):
     a spot's middle is its ink's, which a number's shape, a bar beside it or blur puts off
     its print's middle. Moved by how plainly the patches show a coordinate, never by which
     number they show, so no number is sought; ``_steady`` then decides around the moved
-    frame."""
+    frame. Also, for each pair left where it was, its moved frames' chances (``_steady``
+    reads them again otherwise)."""
     chosen = [k for k, r in enumerate(reads) if r.best >= PROMISING]
     if not chosen:
-        return poses, reads, chances
+        return poses, reads, chances, {}
     moves = [_wobbled(poses[k], model)[:SHIFTS] for k in chosen]
     again = coordinate_chances(pyramid, [cut for group in moves for cut in group], model)
     nothing = len(NUMBERS)
     poses, reads, chances = list(poses), list(reads), chances.copy()
+    shifted: dict[int, np.ndarray] = {}
     for n, k in enumerate(chosen):
         mine = again[n * SHIFTS:(n + 1) * SHIFTS]
+        shifted[k] = mine
         blank = mine[:, :, nothing].sum(axis=1)
         # a move that would change either number is no centring
         same = (mine.argmax(axis=2) == chances[k].argmax(axis=1)).all(axis=1)
@@ -170,27 +173,33 @@ def _centred(pyramid: Pyramid, poses: list[Pose], reads: list[_Read], model: Car
         if blank[best] + CENTRED < chances[k][:, nothing].sum():
             poses[k], chances[k] = moves[n][best].pose, mine[best]
             reads[k] = _decided(poses[k], mine[best][0], mine[best][1], model, colours[k])
-    return poses, reads, chances
+            del shifted[k]
+    return poses, reads, chances, shifted
 
 
 def _steady(pyramid: Pyramid, poses: list[Pose], reads: list[_Read], model: CardModel,
-            colours: list[tuple[str, str]], chances: np.ndarray) -> list[_Read]:
+            colours: list[tuple[str, str]], chances: np.ndarray,
+            shifted: dict[int, np.ndarray]) -> list[_Read]:
     """Each pair that may be a card, read again with its frame moved a little each way and
     its patches cut a little larger and smaller (``WOBBLE``), and decided on what all those
     reads show together. A number half in its patch (the frame put on a bar under it, say)
     reads as another number from one exact frame, not from the frames around it; a number
     read for sure reads so from all. And a card read so is unsure still when either patch,
     turned a little (``TURN_CHECK``), shows its number more plainly than as cut: its number
-    does not stand the frame's way up (two spots of two cards lying askew)."""
+    does not stand the frame's way up (two spots of two cards lying askew). ``shifted``: the
+    chances of the first ``SHIFTS`` cuts, where ``_centred`` has them already."""
     chosen = [k for k, r in enumerate(reads) if r.best >= PROMISING]
     if not chosen:
         return reads
-    cuts = [_wobbled(poses[k], model) for k in chosen]
-    per = len(cuts[0])
+    cuts = [_wobbled(poses[k], model)[SHIFTS if k in shifted else 0:] for k in chosen]
     again = coordinate_chances(pyramid, [cut for group in cuts for cut in group], model)
+    ends = np.cumsum([0] + [len(group) for group in cuts])
     out = list(reads)
     for n, k in enumerate(chosen):
-        mine = again[n * per:(n + 1) * per]
+        mine = again[ends[n]:ends[n + 1]]
+        if k in shifted:
+            mine = np.concatenate([shifted[k], mine])
+        per = len(mine)
         wobbles, turns = mine[:per - len(TURNS)], mine[per - len(TURNS):]
         mean = np.concatenate([chances[k:k + 1], wobbles]).mean(axis=0)
         read = _decided(poses[k], mean[0], mean[1], model, colours[k])
