@@ -16,6 +16,8 @@ from calibration.printables import (DEFAULT_STICKER_MM, MAX_STICKER_MM, MIN_STIC
                                     PAPERS, print_markers, print_stickers)
 from calibration.table import CalibrationFailed, calibrate_table
 from calibration.album import TeachingError, missing_codes, teach_folder
+from calibration.board_album import teach_board_folder
+from vision.boards import BoardTeachingError
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 
@@ -46,7 +48,10 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
         description="'table IMAGE': find the markers, solve the homography and zones, report "
                     "pixels per QR module per zone and measure the colour swatches. "
                     "'cards DIR': learn the deck's printing from labelled photos (B3-G2.png). "
-                    "Both add to CAL.json if it exists.")
+                    "'boards DIR': learn the planet boards' printing from one photo of each "
+                    "board, named by its four numbers (1-3-2-4.png), with four taps each in "
+                    "DIR/taps.json (jump, scan, landing, landing). Each adds to CAL.json if it "
+                    "exists.")
     kinds = calibrate.add_subparsers(dest="what", metavar="WHAT", required=True)
     table = kinds.add_parser("table", help="markers, homography, zones, sizing, colours")
     table.add_argument("image", metavar="IMAGE")
@@ -58,6 +63,10 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     cards.add_argument("folder", metavar="DIR")
     cards.add_argument("--out", required=True, metavar="CAL.json")
     cards.set_defaults(handler=_calibrate_cards)
+    boards = kinds.add_parser("boards", help="teach the board reader from tapped photos")
+    boards.add_argument("folder", metavar="DIR")
+    boards.add_argument("--out", required=True, metavar="CAL.json")
+    boards.set_defaults(handler=_calibrate_boards)
 
 
 def sticker_mm(text: str) -> float:
@@ -159,5 +168,24 @@ def _calibrate_cards(args: argparse.Namespace) -> int:
               "add a second photo of each (another copy, other light)")
     for first, second in taught.model.look_alikes:
         print(f"look alike to the reader: {first} and {second}")
+    print(f"saved {printable(args.out)}")
+    return EXIT_OK
+
+
+def _calibrate_boards(args: argparse.Namespace) -> int:
+    try:
+        base = _existing(args.out) or Calibration()
+        taught = teach_board_folder(args.folder)
+        base.boards = taught.board
+    except (BoardTeachingError, CalibrationError, OSError) as error:
+        complain(error)
+        return EXIT_BAD_INPUT
+    if not _saved(base, args.out, "taught board print"):
+        return EXIT_BAD_INPUT
+    for reason in taught.skipped:
+        print(f"skipped {printable(reason)}")
+    print(f"learned the boards' print from {taught.photos} photo(s)")
+    for reason in taught.unread:
+        print(f"not read back: {printable(reason)}; take that board again (flat, well lit)")
     print(f"saved {printable(args.out)}")
     return EXIT_OK

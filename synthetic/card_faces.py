@@ -102,7 +102,8 @@ def draw_card(card: Card, style: CardStyle = REFERENCE_STYLE) -> np.ndarray:
 def draw_badge(face: np.ndarray, coordinate: Coordinate, center_mm: tuple[float, float],
                style: CardStyle, radius_mm: float | None = None,
                glyph_mm: float | None = None) -> None:
-    """One coordinate badge (reference cards and planet boards print them alike)."""
+    """One coordinate badge (reference cards and planet boards print them alike: a smaller
+    number, with its strokes as much thinner)."""
     cx, cy = (mm(v) for v in center_mm)
     r = mm(radius_mm or style.badge_radius_mm)
     color = style.colors[coordinate.color]
@@ -110,8 +111,10 @@ def draw_badge(face: np.ndarray, coordinate: Coordinate, center_mm: tuple[float,
         cv2.circle(face, (cx, cy), r, color, -1, cv2.LINE_AA)
     else:
         cv2.rectangle(face, (cx - r, cy - r), (cx + r, cy + r), color, -1, cv2.LINE_AA)
-    put_glyph(face, glyph_text(coordinate), (cx, cy), (glyph_mm or style.glyph_height_mm)
-              * PX_PER_MM, style.glyph, style.font, max(1, mm(style.stroke_mm)))
+    height = glyph_mm or style.glyph_height_mm
+    stroke = style.stroke_mm * height / style.glyph_height_mm
+    put_glyph(face, glyph_text(coordinate), (cx, cy), height * PX_PER_MM, style.glyph,
+              style.font, max(1, mm(stroke)))
 
 
 # ---------------------------------------------------------------------------------------------

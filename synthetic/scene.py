@@ -23,10 +23,11 @@ import numpy as np
 from calibration.printables import SWATCH_INKS
 from calibration.sticker_art import QUIET_MODULES, STICKER_MODULES, draw_sticker
 from companion.observations import StickerPayload
-from companion.rules import Card, Coordinate, Planet
+from companion.rules import Card, Planet
 from vision.layout import (ARUCO_DICTIONARY, CARD_SIZE, PLANET_BOARD, STICKER_SIZE, TILE_SIZE,
                            TableLayout, default_layout)
-from synthetic.card_faces import DECKS, PX_PER_MM, REFERENCE_STYLE, Deck, draw_badge
+from synthetic.board_faces import BOARD_STYLES, BoardStyle, draw_board
+from synthetic.card_faces import DECKS, Deck
 from synthetic.surfaces import surface
 
 
@@ -149,21 +150,14 @@ class Scene:
         return self.add(Thing("tile", sticker.text, face, center, (tile_mm, tile_mm), angle,
                               box))
 
-    def add_board(self, planet: Planet, center: tuple[float, float]) -> Thing:
+    def add_board(self, planet: Planet, center: tuple[float, float], angle: float = 0.0,
+                  style: BoardStyle | None = None, rng: random.Random | None = None) -> Thing:
         """A planet board: the planet, its name, and its four printed coordinates (blue jump,
-        green scan, two orange landing) as badges in the reference style."""
-        px = int(PLANET_BOARD * PX_PER_MM)
-        face = np.full((px, px, 3), (40, 30, 30), dtype=np.uint8)
-        cv2.circle(face, (px // 2, int(px * 0.42)), int(px * 0.22), (90, 120, 170), -1,
-                   cv2.LINE_AA)
-        cv2.putText(face, planet.name, (int(px * 0.06), int(px * 0.13)),
-                    cv2.FONT_HERSHEY_SIMPLEX, 2.2, (230, 230, 230), 4, cv2.LINE_AA)
-        badges = [("B", planet.jump), ("G", planet.scan), ("O", planet.landing[0]),
-                  ("O", planet.landing[1])]
-        for k, (color, number) in enumerate(badges):
-            draw_badge(face, Coordinate(color, number), (14.0 + k * 24.0, 84.0), REFERENCE_STYLE,
-                       radius_mm=10.0, glyph_mm=10.0)
-        return self.add(Thing("board", planet.name, face, center, (PLANET_BOARD, PLANET_BOARD)))
+        green scan, two orange landing), in ``style`` (the demo table's by default)."""
+        face = draw_board(planet, style or BOARD_STYLES["badges"],
+                          rng or random.Random(planet.name))
+        return self.add(Thing("board", planet.name, face, center, (PLANET_BOARD, PLANET_BOARD),
+                              angle))
 
 
 @dataclass(frozen=True)

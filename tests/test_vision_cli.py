@@ -317,3 +317,39 @@ def test_an_album_with_a_pipe_for_taps_and_odd_names_is_listed_and_taught_from(t
     assert read_taps(album) == {}
     (album / "taps.json").write_text('{"B3-O1.png": [[1' + "0" * 400 + ', 0], [0, 0]]}')
     assert read_taps(album) == {}
+
+
+def test_calibrate_boards_teaches_the_print_from_tapped_photos(tmp_path):
+    from synthetic.board_faces import BOARD_STYLES
+    from synthetic.board_photos import board_photo
+    from tests.test_boards import PLANETS
+    photos = tmp_path / "boards"
+    photos.mkdir()
+    taps = {}
+    for k, planet in enumerate(PLANETS[:5]):
+        photo = board_photo(planet, BOARD_STYLES["panel"], 300 + k, strength=0.3,
+                            glyph_px=(30.0, 40.0))
+        name = "-".join(map(str, photo.numbers)) + ".jpg"
+        cv2.imwrite(str(photos / name), photo.image)
+        taps[name] = [list(tap) for tap in photo.taps]
+    (photos / "1-1-1-1.png").write_bytes(b"")  # no taps for it, nor a picture
+    (photos / "Freezer.png").write_bytes(b"")
+    (photos / "taps.json").write_text(json.dumps(taps))
+    cal = tmp_path / "cal.json"
+    result = companion("calibrate", "boards", photos, "--out", cal)
+    assert result.returncode == 0, result.stderr
+    assert "learned the boards' print from 5 photo(s)" in result.stdout
+    assert "skipped 1-1-1-1.png: no four taps" in result.stdout
+    assert "skipped Freezer.png: not a board photo named by its four numbers" in result.stdout
+    assert json.loads(cal.read_text())["boards"]["kind"] == "boards-v1"
+
+
+def test_calibrate_boards_says_what_is_wrong_with_a_folder(tmp_path):
+    photos = tmp_path / "boards"
+    photos.mkdir()
+    result = companion("calibrate", "boards", photos, "--out", tmp_path / "cal.json")
+    assert result.returncode == 2 and "no board photos with their taps" in result.stderr
+    (photos / "taps.json").write_text("{not json")
+    result = companion("calibrate", "boards", photos, "--out", tmp_path / "cal.json")
+    assert result.returncode == 2 and "the taps cannot be read" in result.stderr
+    assert not (tmp_path / "cal.json").exists()

@@ -1,10 +1,11 @@
 """The calibration file vision reads (written by ``companion calibrate``): JSON, version 1.
 
 ``layout`` (markers, zones), ``table`` (the homography found at calibration, the image size, the
-sizing report), ``colors`` (hues of the printed swatches under the table's light) and ``cards``
-(a taught card model). Every part is optional but the layout; an unknown part is ignored. A
-cards part that cannot be used (taught by an older version, damaged) leaves the rest usable and
-is reported in ``cards_problem``.
+sizing report), ``colors`` (hues of the printed swatches under the table's light), ``cards``
+(a taught card model) and ``boards`` (a taught planet-board print). Every part is optional but
+the layout; an unknown part is ignored. A cards or boards part that cannot be used (taught by an
+older version, damaged) leaves the rest usable and is reported in ``cards_problem`` or
+``boards_problem``.
 """
 
 from __future__ import annotations
@@ -12,13 +13,15 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 
 from companion.files import MEGABYTE, read_regular, write_atomically
 from companion.jsontext import JSONTextError, parse_json
 from companion.rules import is_whole_number
+from vision.boards import BoardPrint
 from vision.cards import CardModel
 from vision.layout import TableLayout, default_layout
 
@@ -26,6 +29,9 @@ VERSION = 1
 COLOR_CODES = ("B", "G", "O")
 CALIBRATION_LIMIT = 16 * MEGABYTE
 """A calibrated table with a taught deck takes under half a megabyte."""
+
+
+T = TypeVar("T")
 
 
 class CalibrationError(ValueError):
@@ -44,6 +50,10 @@ class Calibration:
     """The deck as taught from the user's photos; None until it is taught."""
     cards_problem: str | None = None
     """Why a cards part in the file could not be used (the rest of the file still is)."""
+    boards: BoardPrint | None = None
+    """The planet boards' print as taught from the user's photos; None until it is taught."""
+    boards_problem: str | None = None
+    """Why a boards part in the file could not be used."""
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"version": VERSION, "layout": self.layout.to_json()}
@@ -54,6 +64,8 @@ class Calibration:
             data["colors"] = dict(self.colors)
         if self.cards is not None:
             data["cards"] = self.cards.to_json()
+        if self.boards is not None:
+            data["boards"] = self.boards.to_json()
         return data
 
     @classmethod
@@ -80,17 +92,31 @@ class Calibration:
                 if not all(0 <= hue <= 180 for hue in colors.values()):
                     raise ValueError("a hue is an OpenCV hue, from 0 to 180")
                 calibration.colors = colors
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError,
-                RecursionError) as error:
+        except UNUSABLE as error:
             raise CalibrationError(f"its {part} part is unusable: {error!s:.200}") from None
-        if "cards" in data:
-            try:
-                calibration.cards = CardModel.from_json(data["cards"])
-            except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError,
-                    RecursionError) as error:
-                # the table is still calibrated; only the deck must be taught again
-                calibration.cards_problem = f"the taught deck is unusable: {error!s:.200}"
+        # a taught part that cannot be used leaves the table calibrated; only that part must
+        # be taught again
+        calibration.cards, calibration.cards_problem = _taught(
+            data, "cards", CardModel.from_json, "the taught deck")
+        calibration.boards, calibration.boards_problem = _taught(
+            data, "boards", BoardPrint.from_json, "the taught board print")
         return calibration
+
+
+UNUSABLE = (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError,
+            RecursionError)
+"""What a part of the file that is not as written raises on reading."""
+
+
+def _taught(data: dict[str, Any], key: str, load: Callable[[Any], T], what: str
+            ) -> tuple[T | None, str | None]:
+    """A taught part of the file, or why it cannot be used."""
+    if key not in data:
+        return None, None
+    try:
+        return load(data[key]), None
+    except UNUSABLE as error:
+        return None, f"{what} is unusable: {error!s:.200}"
 
 
 LARGEST_IMAGE = 20_000

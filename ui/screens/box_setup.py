@@ -18,6 +18,7 @@ from companion.box import BoxPlanet
 from companion.rules import COORDINATE_NUMBERS, Planet
 from ui.i18n import _
 from ui.screens.widgets import TouchButton
+from ui.camera import tray_crop
 from vision.boards import read_board
 
 
@@ -91,7 +92,20 @@ class BoxSetupScreen(Screen):
         if frame is None:
             self.message = _("No camera picture to read.")
             return
-        read = read_board(frame, app.session.calibration.colors)
+        calibration = app.session.calibration
+        board = calibration.boards
+        if board is None:
+            self.message = calibration.boards_problem or _(
+                "The camera does not know the boards' print yet: teach it first (companion "
+                "calibrate boards).")
+            return
+        if calibration.image_to_table is not None and calibration.image_size is not None:
+            # the tray alone: the boards laid out on the table are not the one to read
+            crop = tray_crop(calibration, (frame.shape[1], frame.shape[0]))
+            if crop is not None:
+                x, y, width, height = crop
+                frame = frame[y:y + height, x:x + width]
+        read = read_board(frame, board)
         if not read.complete or read.landing is None:
             self.message = _("Not sure of that board: lay it alone in the scan tray, flat and "
                              "well lit, and try again.")

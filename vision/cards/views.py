@@ -85,6 +85,10 @@ class Source:
     """What its top and bottom coordinates' patches are named."""
     colours: tuple[str, str]
     """Its top and bottom coordinates' colours."""
+    beside: tuple[tuple[np.ndarray, tuple[float, float], tuple[str, str]], ...] = ()
+    """Other pairs of coordinates printed beside these (a planet board prints two pairs):
+    each pair's two centres in this pair's frame (2 x 2), its patch sides in its own frame and
+    its names. A patch cut on one of them is named by what it shows there, not nothing."""
 
 
 @dataclass(frozen=True)
@@ -129,10 +133,12 @@ class Deck:
 
 
 def make_views(sources: list[Source], deck: Deck, per_source: int, seed: int,
-               smallest: float = SMALLEST_PX, covered: float = COVERED) -> Views:
+               smallest: float = SMALLEST_PX, covered: float = COVERED,
+               banded: float = 0.0) -> Views:
     """``per_source`` views of each source, cut into patches as the reader cuts them, with
     coordinates from ``smallest`` to ``LARGEST_PX`` pixels, a share ``covered`` of them
-    with a coordinate partly under another card."""
+    with a coordinate partly under another card, a share ``banded`` in a flickering lamp's
+    bands."""
     rng = np.random.default_rng(seed)
     order = [k for k in range(len(sources)) for _ in range(per_source)]
     rng.shuffle(order)
@@ -144,7 +150,7 @@ def make_views(sources: list[Source], deck: Deck, per_source: int, seed: int,
         # at that level, with the camera's faults as halving leaves them
         level = _level(size * max(deck.layout.sides) / deck.layout.size)
         shown = size / 2 ** level
-        faults = _Faults.draw(rng, size).halved(level)
+        faults = _Faults.draw(rng, size, banded).halved(level)
         group = order[start:start + GROUP]
         drawn = [_whole_card(sources[k], deck, _view(rng, shown / deck.layout.size),
                              faults.reach) for k in group]
@@ -196,6 +202,11 @@ def _cuts(rng: np.random.Generator, deck: Deck, source: Source,
     ideals = [(patch_matrix(true_pose, (0.0, 0.0), layout.sides[0]), labels[0]),
               (patch_matrix(true_pose, (0.0, 1.0), layout.sides[1], layout.bottom_turned),
                labels[1])]
+    for ends, sides, names in source.beside:
+        other = _through(to_mosaic, ends)
+        other_pose = Pose.between(tuple(other[0]), tuple(other[1]))
+        ideals += [(patch_matrix(other_pose, (0.0, 0.0), sides[0]), names[0]),
+                   (patch_matrix(other_pose, (0.0, 1.0), sides[1]), names[1])]
     found = []
     for (x, y), colour in zip(centres, source.colours):
         near = [(math.hypot(s.x - x, s.y - y), s) for s in spots if s.colour == colour]
@@ -453,6 +464,9 @@ class _Faults:
     quality: int
     glare: bool
     sleeve: bool
+    bands: tuple[float, float, float] | None = None
+    """A lamp's flicker caught by a rolling shutter: light banded along the camera's rows
+    (amplitude, period in pixels, phase)."""
 
     @property
     def reach(self) -> float:
@@ -460,7 +474,7 @@ class _Faults:
         return 4.0 + 3.0 * self.blur
 
     @classmethod
-    def draw(cls, rng: np.random.Generator, size: float) -> _Faults:
+    def draw(cls, rng: np.random.Generator, size: float, banded: float = 0.0) -> _Faults:
         motion = None
         if rng.random() < 0.35:
             length, angle = rng.uniform(1.0, 2.5), rng.uniform(0, math.pi)
@@ -476,7 +490,10 @@ class _Faults:
                    slope=rng.uniform(0, 0.5), gamma=rng.uniform(0.85, 1.2),
                    blur=rng.uniform(0.3, max(0.35, MAX_BLUR * stroke)), motion=motion,
                    noise=rng.uniform(1.0, 6.0), quality=int(rng.integers(50, 96)),
-                   glare=rng.random() < 0.1, sleeve=rng.random() < 0.15)
+                   glare=rng.random() < 0.1, sleeve=rng.random() < 0.15,
+                   bands=(rng.uniform(0.05, 0.3), rng.uniform(6.0, 80.0),
+                          rng.uniform(0, 2 * math.pi))
+                   if banded > 0 and rng.random() < banded else None)
 
     def halved(self, levels: int) -> _Faults:
         """The faults as an image halved ``levels`` times shows them: blur shrunk with the
@@ -484,7 +501,9 @@ class _Faults:
         blocks a little smoothed (a better quality stands for that)."""
         if levels == 0:
             return self
-        return replace(self, blur=math.hypot(self.blur / 2 ** levels, 0.4),
+        bands = None if self.bands is None else \
+            (self.bands[0], self.bands[1] / 2 ** levels, self.bands[2])
+        return replace(self, blur=math.hypot(self.blur / 2 ** levels, 0.4), bands=bands,
                        motion=None if self.motion is None or levels > 1 else self.motion,
                        noise=self.noise * 0.3 ** levels,
                        quality=min(95, self.quality + 15 * levels))
@@ -508,6 +527,10 @@ class _Faults:
                 cx, cy, r = rng.uniform(-0.5, 0.5), rng.uniform(-0.5, 0.5), rng.uniform(0.3, 1)
                 glare[y:y + h, x:x + w] = rng.uniform(40, 110) * np.exp(
                     -((across - cx) ** 2 + (down - cy) ** 2) / (2 * r * r))
+        if self.bands is not None:
+            amplitude, period, phase = self.bands
+            rows = np.arange(image.shape[0], dtype=np.float32)
+            light *= (1 + amplitude * np.sin(2 * math.pi * rows / period + phase))[:, None]
         # the light's level, slope and colour as gains (1.0 = 128), applied to bytes
         gains = cv2.merge([cv2.convertScaleAbs(light, alpha=128.0 * c) for c in self.cast])
         seen = cv2.multiply(cv2.LUT(image, curve), gains, scale=1 / 128.0)
