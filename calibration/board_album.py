@@ -8,13 +8,16 @@ points, jump, scan, landing, landing). What is learned is ``vision.boards``'s.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from pathlib import Path
 
+import cv2
+
 import numpy as np
 
-from companion.files import read_regular
+from companion.files import read_regular, write_atomically
 from companion.jsontext import parse_json
 from vision.boards import BoardPhoto, BoardTeachingError, TaughtBoards, teach_boards
 from vision.sources import SourceError, read_image
@@ -38,6 +41,40 @@ def board_taps(directory: Path) -> dict[str, tuple[tuple[float, float], ...]]:
                                  f"({error!s:.100})") from None
     return {name: points for name, points in taps.items()
             if len(points) == 4 and all(math.isfinite(v) for p in points for v in p)}
+
+
+def add_board_photo(directory: Path, image: np.ndarray, numbers: tuple[int, int, int, int],
+                    taps: tuple[tuple[float, float], ...]) -> str:
+    """Keep a board's photo taken on the touchscreen (``1-3-2-4.png``, or ``1-3-2-4.2.png``
+    for a second board printing the same four) with its four taps; the file's name. Both are
+    written whole or not at all."""
+    directory.mkdir(parents=True, exist_ok=True)
+    stem = "-".join(map(str, numbers))
+    name, count = f"{stem}.png", 1
+    while (directory / name).exists():
+        count += 1
+        name = f"{stem}.{count}.png"
+    ok, encoded = cv2.imencode(".png", image)
+    if not ok:
+        raise OSError(f"{directory / name}: the photo could not be encoded")
+    write_atomically(directory / name, encoded.tobytes())
+    try:
+        kept = board_taps(directory)
+    except BoardTeachingError:
+        kept = {}  # a damaged taps file is written anew, with this photo's taps
+    kept[name] = taps
+    text = json.dumps({k: [list(point) for point in points] for k, points in kept.items()})
+    write_atomically(directory / TAPS_FILE, text.encode("utf-8"))
+    return name
+
+
+def board_photos(directory: Path) -> list[str]:
+    """The album's board photos that have their taps."""
+    try:
+        taps = board_taps(directory)
+    except BoardTeachingError:
+        return []
+    return sorted(name for name in taps if (directory / name).is_file())
 
 
 def teach_board_folder(folder: str | Path) -> TaughtBoards:

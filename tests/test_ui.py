@@ -251,6 +251,26 @@ def test_on_the_kiosk_with_a_keyboard_plugged_in_no_keyboard_covers_the_screen(t
 
 
 @pytest.mark.parametrize("size", ["800x480", "1280x800"])
+def test_a_planet_board_is_photographed_with_four_taps_for_the_boards_print(tmp_path, size):
+    """From box set-up: four taps on a board in the tray (jump, scan, landing, landing), its
+    numbers set, Keep: the photo is kept named by them, with its taps in that order. Teach now
+    refuses a print that has not seen every number, and box set-up's Read says to teach."""
+    result = drive("teach_boards", size, tmp_path)
+    assert problems_of(result) == {}
+    assert result["first_instruction"].startswith("Lay one planet board alone in the scan tray")
+    assert result["keep_before_numbers"]  # four taps make a photo to keep
+    assert result["numbers"] == [2, 2, 1, 4]
+    assert result["album"] == ["2-2-1-4.png", "taps.json"]
+    taps = result["taps"]["2-2-1-4.png"]
+    assert len(taps) == 4 and taps[0] != taps[1]
+    assert result["progress"] == "Boards photographed: 1. No board shows a 3 yet."
+    assert result["kept_message"].startswith("Kept the board 2-2-1-4.")
+    assert "no taught board shows a 3" in result["taught_message"]
+    assert result["boards_taught"] is False
+    assert "Teach the boards" in result["read_message"]
+
+
+@pytest.mark.parametrize("size", ["800x480", "1280x800"])
 def test_the_deck_is_taught_on_the_touchscreen_from_the_scan_tray(tmp_path, size):
     """Two taps on a card's coordinates in the tray (the bottom one first), their buttons,
     Keep: the photo and its taps are kept in the top-first order; Teach now teaches and saves,

@@ -101,6 +101,31 @@ if SCENARIO == "teach":  # a card of the reference deck in the scan tray, seen b
                                                np.float64), _to_image)[0]
     """Image points of the card's top and bottom coordinates."""
     CAMERA = f"replay:{HOME / 'tray'}"
+TEACH_BOARD = (2, 2, 1, 4)
+"""The board laid in the tray to teach: no 3 on it, so a print is not taught from it alone."""
+if SCENARIO == "teach_boards":  # a planet board of the demo's print in the scan tray
+    import cv2  # noqa: E402
+    import numpy as np  # noqa: E402
+
+    from companion.rules import Planet  # noqa: E402
+    from synthetic.board_faces import BOARD_STYLES  # noqa: E402
+    from synthetic.scene import Degradation, Scene, View, render  # noqa: E402
+    from vision.layout import PLANET_BOARD  # noqa: E402
+    _scene = Scene.table()
+    _tray = _scene.layout.zones["scan-tray"]
+    _centre = tuple(np.mean(np.array(_tray), axis=0))
+    _board = _scene.add_board(Planet("Freezer", TEACH_BOARD[0], TEACH_BOARD[1],
+                                     TEACH_BOARD[2:]), _centre, 20.0)
+    _frame = render(_scene, View.around(_tray, 20.0), Degradation(noise=2), 3)
+    (HOME / "tray").mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(HOME / "tray" / "tray.png"), _frame.image)
+    _scale = _board.face.shape[1] / PLANET_BOARD
+    _places = np.array([[x * _scale, y * _scale, 1.0]
+                        for x, y in BOARD_STYLES["badges"].places_mm]).T
+    _points = _frame.table_to_image @ _board.to_table() @ _places
+    BOARD_TAPS = (_points[:2] / _points[2]).T
+    """Image points of the board's jump, scan and two landings."""
+    CAMERA = f"replay:{HOME / 'tray'}"
 result: dict[str, object] = {"scenario": SCENARIO, "size": [WIDTH, HEIGHT],
                              "language": LANGUAGE}
 app = CompanionApp(camera=CAMERA, home=HOME)
@@ -441,6 +466,9 @@ def every_state():  # type: ignore[no-untyped-def]
     app.show("box")
     yield from settle()
     shot("box")
+    app.show("teach_boards")
+    yield from settle()
+    shot("teach-boards")
     app.show("calibration")
     yield from settle()
     shot("calibration")
@@ -1128,7 +1156,61 @@ def scenario_teach():  # type: ignore[no-untyped-def]
     shot("calibration-taught")
 
 
-SCENARIOS = {"teach": scenario_teach, "screens": scenario_screens, "legal": scenario_legal,
+def scenario_teach_boards():  # type: ignore[no-untyped-def]
+    app.set_language(LANGUAGE)
+    app.show("box")
+    yield from settle()
+    tap(screen("box").ids.teach_boards)
+    yield from settle()
+    teach = screen("teach_boards")
+    deadline = time.monotonic() + 20
+    while not teach.picture and time.monotonic() < deadline:
+        yield
+    yield from settle()
+    shot("teach-boards")
+    result["first_instruction"] = teach.message
+    view = teach.ids.view
+    h, w = teach._frame.shape[:2]
+    width, height = view.norm_image_size
+    left, bottom = view.center_x - width / 2, view.center_y - height / 2
+    for x, y in BOARD_TAPS:
+        wx, wy = view.to_window(left + x / w * width, bottom + (1 - y / h) * height)
+        touch = UnitTestTouch(wx, wy)
+        touch.touch_down()
+        touch.touch_up()
+        yield from settle()
+    result["keep_before_numbers"] = not teach.ids.keep.disabled
+    for key, number in zip(("jump", "scan", "land1", "land2"), TEACH_BOARD):
+        for _ in range(number - 1):
+            tap(teach.ids[key])
+            yield from settle()
+    result["numbers"] = list(teach.numbers())
+    shot("teach-boards-ready")
+    tap(teach.ids.keep)
+    yield from settle()
+    album = app.session.library.home / "board-photos"
+    result["album"] = sorted(p.name for p in album.iterdir())
+    result["taps"] = json.loads((album / "taps.json").read_text())
+    result["progress"] = teach.progress
+    result["kept_message"] = teach.message
+    shot("teach-boards-kept")
+    tap(teach.ids.teach)
+    deadline = time.monotonic() + 60
+    while (teach.busy or teach.message_kind == "info") and time.monotonic() < deadline:
+        yield
+    result["taught_message"] = teach.message
+    result["boards_taught"] = app.session.calibration.boards is not None
+    yield from settle()
+    shot("teach-boards-refused")
+    tap(teach.ids.back)
+    yield from settle()
+    tap(screen("box").ids.planets.children[-1].ids.read)
+    yield from settle()
+    result["read_message"] = screen("box").message
+
+
+SCENARIOS = {"teach": scenario_teach, "teach_boards": scenario_teach_boards,
+             "screens": scenario_screens, "legal": scenario_legal,
              "kill_play": scenario_kill_play, "soak": scenario_soak,
              "touch_game": scenario_touch_game, "resume": scenario_resume,
              "demo": scenario_demo, "first_frame": scenario_first_frame,

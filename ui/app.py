@@ -41,6 +41,7 @@ from ui.system import screen_area
 from ui.screens import theme
 from ui.screens.box_setup import BoxSetupScreen
 from ui.screens.calibration_view import CalibrationScreen
+from ui.screens.teach_boards import TeachBoardsScreen
 from ui.screens.teach_cards import TeachCardsScreen
 from ui.screens.end import EndScreen
 from ui.screens.game_setup import GameSetupScreen
@@ -58,10 +59,11 @@ log = logging.getLogger(__name__)
 
 KV_FILES = ("widgets", "board", "home", "game_setup", "play_panel", "menu", "legend",
             "tile_picker", "play", "end", "history", "settings", "box_setup", "calibration_view",
-            "teach_cards")
+            "teach_cards", "teach_boards")
 SCREENS = {"home": HomeScreen, "setup": GameSetupScreen, "play": PlayScreen, "end": EndScreen,
            "history": HistoryScreen, "settings": SettingsScreen, "box": BoxSetupScreen,
-           "calibration": CalibrationScreen, "teach": TeachCardsScreen}
+           "calibration": CalibrationScreen, "teach": TeachCardsScreen,
+           "teach_boards": TeachBoardsScreen}
 DEMO_TAP_SECONDS = 0.9
 """How long the demo's player shows a tap before making it: long enough to be watched."""
 

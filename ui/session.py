@@ -24,6 +24,7 @@ from companion.tracker import Proposal, Tracker, TrackerView
 from ui.camera import CameraWorker
 from ui.i18n import _, language
 from ui.words import GameLog, LogLine, disk_words, error_text
+from vision.boards import BoardPrint
 from vision.cards import CardModel
 from vision.config import Calibration, save_calibration
 
@@ -260,6 +261,13 @@ class Session:
         taught = replace(self.calibration, cards=model, cards_problem=None)
         saved = self._keep(taught, _("Taught, but not saved: {reason}"))
         return saved if saved is not None else Outcome(True, said, weak=weak)
+
+    def teach_boards(self, board: BoardPrint, said: str = "") -> Outcome:
+        """The boards' print as taught from their album: kept with the calibration, read by
+        box set-up from now on."""
+        taught = replace(self.calibration, boards=board, boards_problem=None)
+        saved = self._keep(taught, _("Taught, but not saved: {reason}"))
+        return saved if saved is not None else Outcome(True, said)
 
     def _keep(self, calibration: Calibration, not_saved: str) -> Outcome | None:
         """Use a calibration from now on and save it; None when saved, else why not. Used

@@ -96,8 +96,7 @@ class BoxSetupScreen(Screen):
         board = calibration.boards
         if board is None:
             self.message = calibration.boards_problem or _(
-                "The camera does not know the boards' print yet: teach it first (companion "
-                "calibrate boards).")
+                "The camera does not know the boards' print yet: tap Teach the boards first.")
             return
         if calibration.image_to_table is not None and calibration.image_size is not None:
             # the tray alone: the boards laid out on the table are not the one to read

@@ -39,7 +39,9 @@ TAP_REACH = 1.0
 """A tap picks the nearest spot of its colour whose centre lies within this many of the spot's
 sizes."""
 VIEWS = 1200
-"""Views made of each pair kind (the jump and scan; the landings), about: teaching's time."""
+VIEWS_PER_BOARD = 150
+"""Views made of each pair kind (the jump and scan; the landings), about: this many for each
+board taught, up to ``VIEWS`` (teaching's time)."""
 BANDED = 0.3
 """The share of views under a flickering lamp (``views``): banded light across a number's
 strokes makes a 1 look like a 3 to a network that never saw it."""
@@ -93,9 +95,10 @@ class _Found:
         return _face_points(self.pose(pair), self.spots[2 * other:2 * other + 2])
 
 
-def teach_boards(photos: list[BoardPhoto], seed: int = 0, views: int = VIEWS) -> TaughtBoards:
+def teach_boards(photos: list[BoardPhoto], seed: int = 0, views: int | None = None
+                 ) -> TaughtBoards:
     """The print of the boards in ``photos``; ``views``: how many views of each pair kind to
-    learn from (fewer teach faster, and read less)."""
+    learn from (fewer teach faster, and read less; by default as ``VIEWS_PER_BOARD`` says)."""
     skipped = [reason for reason in map(_unusable, photos) if reason]
     photos = [photo for photo in photos if not _unusable(photo)]
     palette = Palette.plain()
@@ -118,7 +121,9 @@ def teach_boards(photos: list[BoardPhoto], seed: int = 0, views: int = VIEWS) ->
             "does (the reader must have seen every number 1-4 as this print prints it)")
     places, sizes = _placing(found)
     pairs = (_pair_layout(found, 0), _pair_layout(found, 1))
+    views = views or min(VIEWS, VIEWS_PER_BOARD * len(found))
     shown = Counter(str(n) for f in found for n in f.photo.numbers)
+    coloured = [_recoloured(f.photo.image, palette) for f in found]
     patches, labels = [], []
     for pair, layout in enumerate(pairs):
         deck = Deck(layout, palette, _outline(layout))
@@ -128,8 +133,7 @@ def teach_boards(photos: list[BoardPhoto], seed: int = 0, views: int = VIEWS) ->
         sources = [Source(Pyramid(image), f.pose(pair), f.names(pair),
                           (shift[COLOURS[2 * pair]], shift[COLOURS[2 * pair + 1]]),
                           ((f.in_frame(pair, other), pairs[other].sides, f.names(other)),))
-                   for f in found
-                   for image, shift in _recoloured(f.photo.image, palette)
+                   for f, inks in zip(found, coloured) for image, shift in inks
                    for _ in range(_repeats(f.names(pair), shown))]
         each = max(1, round(views / len(sources)))
         made = make_views(sources, deck, each, seed + pair, banded=BANDED)
