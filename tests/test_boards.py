@@ -33,7 +33,7 @@ def teaching_photos(style: str, planets: list[Planet] = PLANETS) -> list[BoardPh
 
 @pytest.fixture(scope="module")
 def badges() -> BoardPrint:
-    taught = teach_boards(teaching_photos("badges"))
+    taught = teach_boards(teaching_photos("badges"), views=600)  # the bench teaches with more
     assert taught.photos == len(PLANETS) and not taught.skipped
     assert not taught.unread  # every photo taught from is read back
     return taught.board

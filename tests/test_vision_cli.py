@@ -326,7 +326,7 @@ def test_calibrate_boards_teaches_the_print_from_tapped_photos(tmp_path):
     photos = tmp_path / "boards"
     photos.mkdir()
     taps = {}
-    for k, planet in enumerate(PLANETS[:5]):
+    for k, planet in enumerate(PLANETS[:4]):  # every number 1-4 shows on these
         photo = board_photo(planet, BOARD_STYLES["panel"], 300 + k, strength=0.3,
                             glyph_px=(30.0, 40.0))
         name = "-".join(map(str, photo.numbers)) + ".jpg"
@@ -338,7 +338,7 @@ def test_calibrate_boards_teaches_the_print_from_tapped_photos(tmp_path):
     cal = tmp_path / "cal.json"
     result = companion("calibrate", "boards", photos, "--out", cal)
     assert result.returncode == 0, result.stderr
-    assert "learned the boards' print from 5 photo(s)" in result.stdout
+    assert "learned the boards' print from 4 photo(s)" in result.stdout
     assert "skipped 1-1-1-1.png: no four taps" in result.stdout
     assert "skipped Freezer.png: not a board photo named by its four numbers" in result.stdout
     assert json.loads(cal.read_text())["boards"]["kind"] == "boards-v1"

@@ -101,9 +101,9 @@ if SCENARIO == "teach":  # a card of the reference deck in the scan tray, seen b
                                                np.float64), _to_image)[0]
     """Image points of the card's top and bottom coordinates."""
     CAMERA = f"replay:{HOME / 'tray'}"
-TEACH_BOARD = (2, 2, 1, 4)
-"""The board laid in the tray to teach: no 3 on it, so a print is not taught from it alone."""
-if SCENARIO == "teach_boards":  # a planet board of the demo's print in the scan tray
+TEACH_BOARD = tuple(int(n) for n in os.environ.get("UI_BOARD", "2,2,1,4").split(","))
+"""The board laid in the tray (to teach: no 3 on it, so a print is not taught from it alone)."""
+if SCENARIO in ("teach_boards", "box_read"):  # a planet board of the demo's print in the tray
     import cv2  # noqa: E402
     import numpy as np  # noqa: E402
 
@@ -1209,7 +1209,30 @@ def scenario_teach_boards():  # type: ignore[no-untyped-def]
     result["read_message"] = screen("box").message
 
 
+def scenario_box_read():  # type: ignore[no-untyped-def]
+    """Box set-up's Read on the first planet, the board in the tray."""
+    app.set_language(LANGUAGE)
+    app.show("box")
+    yield from settle()
+    box = screen("box")
+    deadline = time.monotonic() + 20
+    while app.camera_frame() is None and time.monotonic() < deadline:
+        yield
+    row = box.rows()[0]
+    result["before"] = [row.jump, row.scan, row.land1, row.land2]
+    tap(row.ids.read)
+    yield from settle()
+    result["read_message"] = box.message
+    result["after"] = [row.jump, row.scan, row.land1, row.land2]
+    shot("box-read")
+    tap(box.ids.save)
+    yield from settle()
+    result["saved_message"] = box.message
+    result["example_after_save"] = app.session.box.planets[0].example
+
+
 SCENARIOS = {"teach": scenario_teach, "teach_boards": scenario_teach_boards,
+             "box_read": scenario_box_read,
              "screens": scenario_screens, "legal": scenario_legal,
              "kill_play": scenario_kill_play, "soak": scenario_soak,
              "touch_game": scenario_touch_game, "resume": scenario_resume,
