@@ -4,13 +4,16 @@ prints unlike each other. Which numbers each photo shows is known."""
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 import pytest
 
 from companion.rules import Planet
 from synthetic.board_faces import BOARD_STYLES
 from synthetic.board_photos import board_photo
-from vision.boards import BoardPhoto, BoardPrint, BoardTeachingError, read_board, teach_boards
+from vision.boards import (BoardPhoto, BoardPrint, BoardTeachingError, TaughtBoards,
+                           read_board, teach_boards)
 from vision.config import Calibration, load_calibration, save_calibration
 
 pytestmark = pytest.mark.xdist_group("taught boards")
@@ -31,9 +34,15 @@ def teaching_photos(style: str, planets: list[Planet] = PLANETS) -> list[BoardPh
     return photos
 
 
-@pytest.fixture(scope="module")
+@cache
+def taught_badges() -> TaughtBoards:
+    """The demo print taught once in a test process (the bench teaches with more views)."""
+    return teach_boards(teaching_photos("badges"), views=600)
+
+
+@pytest.fixture
 def badges() -> BoardPrint:
-    taught = teach_boards(teaching_photos("badges"), views=600)  # the bench teaches with more
+    taught = taught_badges()
     assert taught.photos == len(PLANETS) and not taught.skipped
     assert not taught.unread  # every photo taught from is read back
     return taught.board

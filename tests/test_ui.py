@@ -250,14 +250,13 @@ def test_on_the_kiosk_with_a_keyboard_plugged_in_no_keyboard_covers_the_screen(t
     assert result["keyboard"] is False
 
 
+@pytest.mark.xdist_group("taught boards")
 def test_box_set_up_reads_a_board_in_the_tray_with_the_taught_print(tmp_path):
     """A print taught (from the demo print's boards), a board in the tray: Read fills the
     first planet's four numbers and asks to check them; Save keeps them, no longer examples."""
-    from tests.test_boards import teaching_photos
-    from vision.boards import teach_boards
+    from tests.test_boards import taught_badges
     from vision.config import Calibration, save_calibration
-    taught = teach_boards(teaching_photos("badges"), views=300)
-    save_calibration(Calibration(boards=taught.board), tmp_path / "calibration.json")
+    save_calibration(Calibration(boards=taught_badges().board), tmp_path / "calibration.json")
     result = drive("box_read", "800x480", tmp_path, UI_BOARD="3,1,4,2")
     assert problems_of(result) == {}
     assert result["before"] != [3, 1, 4, 2]
