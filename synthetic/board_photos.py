@@ -16,7 +16,7 @@ from vision.layout import PLANET_BOARD
 
 
 @dataclass(frozen=True)
-class BoardPhoto:
+class RenderedBoard:
     image: np.ndarray
     taps: list[tuple[float, float]]
     """Where the board's four coordinates lie in the photo (jump, scan, landing, landing)."""
@@ -24,7 +24,7 @@ class BoardPhoto:
 
 
 def board_photo(planet: Planet, style: BoardStyle, seed: int, strength: float = 1.0,
-                glyph_px: tuple[float, float] = (12.0, 30.0)) -> BoardPhoto:
+                glyph_px: tuple[float, float] = (12.0, 30.0)) -> RenderedBoard:
     """The board lying alone in the scan tray, at any turn, seen by a camera at ``glyph_px``
     pixels a number (``strength``: how bad the light, blur and JPEG get, 0 for a plain
     photo)."""
@@ -42,7 +42,7 @@ def board_photo(planet: Planet, style: BoardStyle, seed: int, strength: float = 
     places = np.array([[x * scale, y * scale, 1.0] for x, y in style.places_mm]).T
     image_points = frame.table_to_image @ thing.to_table() @ places
     taps = [(float(x / w), float(y / w)) for x, y, w in image_points.T]
-    return BoardPhoto(frame.image, taps, (planet.jump, planet.scan, *planet.landing))
+    return RenderedBoard(frame.image, taps, (planet.jump, planet.scan, *planet.landing))
 
 
 def random_planet(rng: random.Random, name: str = "Planet") -> Planet:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from functools import cache
 
+import cv2
 import numpy as np
 import pytest
 
@@ -71,10 +72,21 @@ def test_a_board_of_another_print_is_never_misread(badges):
         assert numbers_of(read_board(photo.image, badges)) in (None, photo.numbers)
 
 
+def confetti(count: int = 1500) -> np.ndarray:
+    """A table strewn with discs of the three inks, of a coordinate's size."""
+    rng = np.random.default_rng(5)
+    image = np.full((720, 1280, 3), 200, np.uint8)
+    inks = [(190, 95, 20), (60, 150, 35), (20, 125, 240)]
+    for _ in range(count):
+        cv2.circle(image, (int(rng.integers(1280)), int(rng.integers(720))),
+                   int(rng.integers(6, 14)), inks[int(rng.integers(3))], -1)
+    return image
+
+
 def test_a_picture_without_a_board_is_unsure_with_the_reason(badges):
     for image in (np.full((480, 640, 3), 128, np.uint8),
                   np.random.default_rng(3).integers(0, 256, (480, 640, 3), dtype=np.uint8),
-                  np.zeros((4, 4, 3), np.uint8)):
+                  np.zeros((4, 4, 3), np.uint8), confetti()):
         read = read_board(image, badges)
         assert not read.complete and read.reason
 

@@ -24,6 +24,9 @@ the jump the most."""
 MOST_SPOTS = 200
 """Spots of each ink tried, the largest first: a board's among a busy table's (a picture of
 noise has thousands)."""
+MOST_FRAMES = 60
+"""Blue, green and orange spots lying as a board's four, at the most: more is no board laid
+alone in view (a table's clutter), and is not looked at further."""
 SURE = 0.8
 """Each of a board's four numbers is read when at least this likely ..."""
 MARGIN = 8.0
@@ -47,6 +50,9 @@ def read_board(bgr: np.ndarray, board: BoardPrint) -> BoardRead:
     if not frames:
         return BoardRead(reason="no blue, green and two orange coordinates lie as the taught "
                                 "boards' do")
+    if len(frames) > MOST_FRAMES:
+        return BoardRead(reason="too many coloured spots lie as a board's coordinates do: lay "
+                                "the board alone in the tray")
     pyramid = Pyramid(bgr)
     patches = [sample(pyramid, matrix) for four in frames for matrix in _cuts(four, board)]
     chances = board.classifier.probabilities(describe(np.array(patches))).reshape(
