@@ -28,6 +28,8 @@ from vision.cards import CardModel, Taught, TeachingError, TeachingPhoto, read_c
 from vision.cards.classifier import MEMBERS, Classifier, Committee
 from vision.cards.palette import Palette
 from vision.cards.pose import Pose, Pyramid, patch_matrix, sample
+from vision.cards import reader
+from vision.cards.spot_looks import describe_spots
 from vision.cards.spots import find_spots
 from vision.config import Calibration, CalibrationError, load_calibration
 
@@ -235,6 +237,61 @@ def test_a_pair_of_spots_sets_the_card_upright_whichever_way_it_lies():
         if upright is None:
             upright = patch
         assert np.abs(patch - upright).mean() < 12, turn
+
+
+def _frame_and_chances(image: np.ndarray, model: CardModel, code: str):
+    """The frame the reader sets on the card of ``code`` in ``image`` (from its two spots),
+    with the pyramid it cut from."""
+    pyramid = Pyramid(image)
+    spots = find_spots(image, model.palette)
+    likely = model.spot_judge.probabilities(describe_spots(pyramid, spots))[:, 0]
+    for top, bottom in reader._pairs(spots, likely, model, None):
+        pose = Pose.between(spots[top].centre, spots[bottom].centre)
+        chances = reader.coordinate_chances(pyramid, [pose], model)[0]
+        colours = (spots[top].colour, spots[bottom].colour)
+        read = reader._decided(pose, chances[0], chances[1], model, colours)
+        if read.read.card is not None and read.read.card.code == code:
+            return pyramid, pose, colours
+    raise AssertionError(f"{code} is not read from its own spots")
+
+
+def _moved_bottom(pose: Pose, along: float, across: float) -> Pose:
+    (x, y), (dx, dy) = pose.top, pose.step
+    return Pose.between((x, y), (x + dx + along * dx + across * dy,
+                                 y + dy + along * dy - across * dx))
+
+
+@pytest.mark.parametrize("along, across", [(0.1, 0.3), (-0.2, 0.0), (0.2, 0.2)])
+def test_a_coordinate_found_off_its_middle_is_looked_for_around_it_and_read(along, across):
+    """A coordinate whose spot lies off its print (a thin number in a corner beside art of its
+    ink) is looked for around the spot, from its partner that plainly shows its number: the
+    card is read, with the frame back where the print is."""
+    model = demo_model()
+    photo = teaching_photo(DECKS["reference"], Card.parse("B3/O1"), 77, copy=5)
+    pyramid, pose, colours = _frame_and_chances(photo, model, "B3/O1")
+    off = _moved_bottom(pose, along, across)
+    chances = reader.coordinate_chances(pyramid, [off], model)
+    first = reader._decided(off, chances[0][0], chances[0][1], model, colours)
+    assert first.read.card is None  # off its middle, the coordinate is not seen
+    poses, reads, kinds = [off], [first], [colours]
+    moved = reader._sought(pyramid, [(0, 1)], poses, reads, model, kinds, chances)
+    assert moved == [0] and reads[0].read.card == Card.parse("B3/O1")
+    bottom = np.add(poses[0].top, poses[0].step)
+    assert np.hypot(*(bottom - np.add(pose.top, pose.step))) <= 0.1 * pose.length
+
+
+def test_a_plain_coordinate_with_nothing_near_its_partner_stays_unread():
+    """A spot that plainly shows its number, paired with a spot on the bare table far from
+    any coordinate: nothing around that spot is taken for the card's other coordinate."""
+    model = demo_model()
+    photo = teaching_photo(DECKS["reference"], Card.parse("B3/O1"), 77, copy=5)
+    pyramid, pose, colours = _frame_and_chances(photo, model, "B3/O1")
+    away = Pose(pose.top, (-pose.step[0], -pose.step[1]))  # the partner off the card
+    chances = reader.coordinate_chances(pyramid, [away], model)
+    first = reader._decided(away, chances[0][0], chances[0][1], model, colours)
+    poses, reads = [away], [first]
+    reader._sought(pyramid, [(0, 1)], poses, reads, model, [colours], chances)
+    assert reads[0].read.card is None
 
 
 def test_a_network_survives_its_stored_form_and_tells_apart_what_it_was_shown():

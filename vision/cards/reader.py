@@ -6,7 +6,9 @@
    calibrated table, at the card's true size).
 3. For each such pair, both coordinates' patches cut in the pair's frame (``pose``) and named
    by the taught network: a number, or nothing. A pair that may be a card has its frame moved
-   to where its patches look most like coordinates (``_centred``).
+   to where its patches look most like coordinates (``_centred``); where one coordinate is
+   plain and its partner's spot shows nothing, the partner is looked for around that spot
+   (``_sought``).
 4. A pair is a card when the two names make a taught code clearly more likely than anything
    else (another code, a code never taught, or nothing at all). Of pairs that share a spot, or
    claim the same card, the surest is kept.
@@ -55,6 +57,17 @@ WOBBLE = 0.06
 ZOOM_WOBBLE = 0.06
 SHIFTS = 4
 """``_wobbled``'s first cuts: the frame moved across and along, each way."""
+SOUGHT = (-0.3, -0.2, -0.1, 0.0, 0.1, 0.2, 0.3)
+"""Where ``_sought`` looks for a coordinate's other end: moved along and across the frame by
+these parts of the two coordinates' distance apart."""
+PLAIN = 0.9
+"""A patch shows its number plainly when its chance is at least this."""
+BLANK = 0.5
+"""... and shows no coordinate when its chance of "nothing" is at least this."""
+SOUGHT_SURE = 0.95
+"""A pair ``_sought`` moved is read when its code is at least this likely."""
+MOST_SOUGHT = 8
+"""Plain spots whose partner ``_sought`` looks for, in one image at the most."""
 CENTRED = 0.05
 """A frame moved shows its two coordinates this much more plainly (its chances of "nothing",
 summed) than as the spots placed it, or it is not moved."""
@@ -104,10 +117,19 @@ def read_cards(bgr: np.ndarray, model: CardModel, card_px: float | None = None
     chances = model.classifier.probabilities(describe(patches)).reshape(len(poses), 2, -1)
     reads = [_decided(pose, top, bottom, model, colour)
              for pose, (top, bottom), colour in zip(poses, chances, colours)]
+    sought = _sought(pyramid, pairs, poses, reads, model, colours, chances)
     poses, reads, chances, shifted = _centred(pyramid, poses, reads, model, colours, chances)
     reads = _steady(pyramid, poses, reads, model, colours, chances, shifted)
-    reads = [_coloured(read, patches[2 * k:2 * k + 2], colours[k], model.palette)
-             for k, read in enumerate(reads)]
+    for k in sought:
+        if reads[k].read.card is not None and reads[k].read.confidence < SOUGHT_SURE:
+            reads[k] = replace(reads[k], read=CardRead(
+                None, reads[k].read.confidence, reads[k].read.corners,
+                "a coordinate is not clear enough to read"))
+    # the inks checked where the frames now lie (``_sought`` and ``_centred`` move some)
+    read = [k for k, r in enumerate(reads) if r.read.card is not None]
+    patches = coordinate_patches(pyramid, [poses[k] for k in read], model)
+    for n, k in enumerate(read):
+        reads[k] = _coloured(reads[k], patches[2 * n:2 * n + 2], colours[k], model.palette)
     return _kept(reads, pairs)
 
 
@@ -142,6 +164,65 @@ class Cut:
     pose: Pose
     zoom: float = 1.0
     turn: float = 0.0
+
+
+def _sought(pyramid: Pyramid, pairs: list[tuple[int, int]], poses: list[Pose],
+            reads: list[_Read], model: CardModel, colours: list[tuple[str, str]],
+            chances: np.ndarray) -> list[int]:
+    """Where a spot plainly shows a number and no pair of it reads as a card, its likeliest
+    partner's end of the frame looked for around that spot (``SOUGHT``): a coordinate printed
+    thin, in a corner, beside art of its ink is often found as a spot a little off its
+    middle, or as a piece of the art next to it, not as itself. The end is moved where its
+    patch shows a coordinate most plainly, and its ink is then the one that patch shows. In
+    place (``poses``, ``reads``, ``colours``, ``chances``); ``_steady`` then decides as for
+    any pair, and the read must be surer (``SOUGHT_SURE``): of the many places looked at, one
+    may show half a number by chance. The pairs moved."""
+    numbers = len(NUMBERS)
+    done = {spot for k, r in enumerate(reads) if r.read.card is not None for spot in pairs[k]}
+    chosen: dict[int, tuple[int, int]] = {}  # a plain spot: its first pair, the end to move
+    for k, r in enumerate(reads):
+        if r.read.card is not None:
+            continue
+        for plain in (0, 1):
+            spot, loose = pairs[k][plain], 1 - plain
+            if spot in done or spot in chosen or len(chosen) >= MOST_SOUGHT:
+                continue
+            if chances[k][plain, :numbers].max() >= PLAIN and \
+                    chances[k][loose, numbers] >= BLANK:
+                chosen[spot] = (k, loose)
+    if not chosen:
+        return []
+    offsets = [(a, b) for a in SOUGHT for b in SOUGHT if a or b]
+    cuts = []
+    for k, loose in chosen.values():
+        (x, y), (dx, dy) = poses[k].top, poses[k].step
+        ends = [(x, y), (x + dx, y + dy)]
+        for along, across in offsets:
+            placed = list(ends)
+            placed[loose] = (ends[loose][0] + along * dx + across * dy,
+                             ends[loose][1] + along * dy - across * dx)
+            cuts.append(Pose.between(placed[0], placed[1]))
+    again = coordinate_chances(pyramid, cuts, model)
+    moved = []
+    for n, (k, loose) in enumerate(chosen.values()):
+        mine = again[n * len(offsets):(n + 1) * len(offsets)]
+        plain = 1 - loose
+        # the plain end must still show its number as plainly, the frame turned as it is
+        holds = mine[:, plain, :numbers].argmax(axis=1) == chances[k][plain, :numbers].argmax()
+        holds &= mine[:, plain, :numbers].max(axis=1) >= PLAIN
+        blank = np.where(holds, mine[:, loose, numbers], np.inf)
+        best = int(np.argmin(blank))
+        if blank[best] >= BLANK:
+            continue
+        pose = cuts[n * len(offsets) + best]
+        ink = patch_ink(coordinate_patches(pyramid, [pose], model)[loose], model.palette)
+        if ink is None:
+            continue
+        colour = (ink, colours[k][1]) if loose == 0 else (colours[k][0], ink)
+        poses[k], colours[k], chances[k] = pose, colour, mine[best]
+        reads[k] = _decided(pose, mine[best][0], mine[best][1], model, colour)
+        moved.append(k)
+    return moved
 
 
 def _centred(pyramid: Pyramid, poses: list[Pose], reads: list[_Read], model: CardModel,
