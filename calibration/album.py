@@ -68,10 +68,19 @@ def add_photo(directory: Path, image: np.ndarray, card: Card, taps: Taps) -> str
     """Keep a photo taken on the touchscreen (``B3-O1.png``, or ``B3-O1.2.png`` for a second
     one) with its taps; the file's name. Both are written whole or not at all: a power cut
     leaves the album as it was."""
+    name = keep_new_photo(directory, card.code.replace("/", "-"), image)
+    taps_now = read_taps(directory)
+    taps_now[name] = taps
+    text = json.dumps({k: [list(a), list(b)] for k, (a, b) in taps_now.items()})
+    write_atomically(directory / TAPS_FILE, text.encode("utf-8"))
+    return name
+
+
+def keep_new_photo(directory: Path, stem: str, image: np.ndarray) -> str:
+    """Write ``image`` whole into the album as ``stem.png``, or ``stem.2.png`` and on where
+    that is taken; the file's name."""
     directory.mkdir(parents=True, exist_ok=True)
-    stem = card.code.replace("/", "-")
-    count = 1
-    name = f"{stem}.png"
+    name, count = f"{stem}.png", 1
     while (directory / name).exists():
         count += 1
         name = f"{stem}.{count}.png"
@@ -79,10 +88,6 @@ def add_photo(directory: Path, image: np.ndarray, card: Card, taps: Taps) -> str
     if not ok:
         raise OSError(f"{directory / name}: the photo could not be encoded")
     write_atomically(directory / name, encoded.tobytes())
-    taps_now = read_taps(directory)
-    taps_now[name] = taps
-    text = json.dumps({k: [list(a), list(b)] for k, (a, b) in taps_now.items()})
-    write_atomically(directory / TAPS_FILE, text.encode("utf-8"))
     return name
 
 

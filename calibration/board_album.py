@@ -13,7 +13,6 @@ import math
 import re
 from pathlib import Path
 
-import cv2
 
 import numpy as np
 
@@ -22,7 +21,8 @@ from companion.jsontext import parse_json
 from vision.boards import BoardPhoto, BoardTeachingError, TaughtBoards, teach_boards
 from vision.sources import SourceError, read_image
 
-from calibration.album import IMAGE_SUFFIXES, TAPS_FILE, TAPS_LIMIT, TEACH_PIXELS, shrunk_photo
+from calibration.album import (IMAGE_SUFFIXES, TAPS_FILE, TAPS_LIMIT, TEACH_PIXELS, keep_new_photo,
+                               shrunk_photo)
 
 NAME = re.compile(r"([1-4])-([1-4])-([1-4])-([1-4])(\.[0-9]{1,6})?")
 
@@ -48,16 +48,7 @@ def add_board_photo(directory: Path, image: np.ndarray, numbers: tuple[int, int,
     """Keep a board's photo taken on the touchscreen (``1-3-2-4.png``, or ``1-3-2-4.2.png``
     for a second board printing the same four) with its four taps; the file's name. Both are
     written whole or not at all."""
-    directory.mkdir(parents=True, exist_ok=True)
-    stem = "-".join(map(str, numbers))
-    name, count = f"{stem}.png", 1
-    while (directory / name).exists():
-        count += 1
-        name = f"{stem}.{count}.png"
-    ok, encoded = cv2.imencode(".png", image)
-    if not ok:
-        raise OSError(f"{directory / name}: the photo could not be encoded")
-    write_atomically(directory / name, encoded.tobytes())
+    name = keep_new_photo(directory, "-".join(map(str, numbers)), image)
     try:
         kept = board_taps(directory)
     except BoardTeachingError:
