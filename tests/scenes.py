@@ -183,7 +183,8 @@ def read_card_table(table: CardTable, model: CardModel) -> tuple[int, int, list[
     to_table = np.linalg.inv(table.frame.table_to_image)
     middle = cv2.perspectiveTransform(np.array([[[w / 2, h / 2], [w / 2 + 1, h / 2],
                                                  [w / 2, h / 2 + 1]]]), to_table)[0]
-    mm_per_px = math.sqrt(abs(np.cross(middle[1] - middle[0], middle[2] - middle[0])))
+    (ax, ay), (bx, by) = middle[1] - middle[0], middle[2] - middle[0]
+    mm_per_px = math.sqrt(abs(ax * by - ay * bx))
     reads = [r for r in read_cards(image, model, CARD_SIZE[1] / mm_per_px) if r.card]
     wrong, right = [], 0
     for read in reads:

@@ -35,8 +35,10 @@ COARSEST_SIDE = 48
 SPOT_PX = (3.5, 36.0)
 """A spot's size in the working image (px): smaller is noise, larger is found one scale
 coarser (or is a wash of colour, not a print)."""
-TARGET_PX = 14.0
-"""The working size of a coordinate whose size is known (a calibrated table)."""
+TARGET_PX = 24.0
+"""The working size of a coordinate whose size is known (a calibrated table). Shrunk further,
+a number on a narrow pale panel runs into art of its own ink beside the panel and is found as
+no spot of its own (at 14 px, 8 of 137 cards on the full-bleed deck's tables)."""
 SURROUNDS = (31, 11)
 """Sides of the squares around each pixel whose mean ink it must exceed (working px), each
 looked with apart: about twice the largest spot, so a badge's own ink does not hide it; and
