@@ -294,6 +294,16 @@ def test_a_plain_coordinate_with_nothing_near_its_partner_stays_unread():
     assert reads[0].read.card is None
 
 
+def test_on_a_calibrated_table_a_number_on_a_narrow_panel_beside_art_of_its_ink_is_read():
+    """Table 317 of the full-bleed deck: G4/O1's green 4 on a narrow white panel, green and
+    teal art just beyond it. Looked at shrunk to a coordinate of 14 px, the number ran into
+    the art and was no spot of its own: the card was not even found."""
+    table = card_table(DECKS["fullbleed"], 317)
+    assert "G4/O1" in {t.label for t in table.readable}
+    count, right, wrong = read_card_table(table, taught("fullbleed").model)
+    assert (right, wrong) == (count, [])
+
+
 def test_a_network_survives_its_stored_form_and_tells_apart_what_it_was_shown():
     rng = np.random.default_rng(5)
     centres = rng.normal(0, 3, (3, 20))
