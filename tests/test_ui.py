@@ -53,6 +53,16 @@ def drive(scenario: str, size: str, home: Path, **env: str) -> dict:
     return result
 
 
+def contrast(first: list[float], second: list[float]) -> float:
+    """The WCAG contrast ratio of two RGB(A) colours (0-1): 1 to 21."""
+    def luminance(colour: list[float]) -> float:
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+                  for c in colour[:3]]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    light, dark = sorted((luminance(first), luminance(second)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
 def problems_of(result: dict) -> dict:
     return {state: found for state, found in result.get("problems", {}).items() if found}
 
@@ -169,13 +179,22 @@ def test_the_demo_plays_through_camera_and_tracker_and_a_touch_hands_over(tmp_pa
     result = drive("demo", "800x480", tmp_path, UI_DEMO_SECONDS="90")
     assert result["camera_frames"] > 20 and result["demo_hint_shown"]
     assert result["events"] > 0 and result["demo_counts"].get("camera", 0) > 0
-    # how to take over is said all along the demo, and the take-over is confirmed
-    assert result["take_over_said"].endswith("\nTouch the screen to take over.")
-    assert result["taken_over_said"].startswith("Demo paused: the table is yours")
+    # how to take over is said all along the demo, large, across the screen
+    text, height, font = result["take_over_said"]
+    assert text == "Demo: touch anywhere to take over the table"
+    assert height > 0 and font >= 18
+    # the take-over touch does only that, and the take-over is confirmed as large
+    assert result["touch_opened"] is None  # not the legend under the finger
+    said, banner, banner_height = result["taken_over_said"]
+    assert said.startswith("Demo paused: the table is yours")
+    assert banner.startswith("The demo has stopped: the table is yours") and banner_height > 0
     assert result["running_after_touch"] is False  # paused: the table is the player's
     assert result["undo_after_touch"] == 1  # and play goes on by touch, no crash
     assert result["looks_on_a_still_frame"] == 0  # ten ticks, no new frame: nothing to track
     assert "/demo/" in result["calibration_path"]
+    # a game of their own: the demo's make-believe camera is gone, and proposes nothing
+    assert result["own_game"] == {"screen": "play", "camera": False, "watching": False,
+                                  "proposals": 0, "players": ["Ann", "Ben"]}
     assert (ARTIFACTS / "demo-en-800x480.png").exists()
 
 
@@ -200,6 +219,10 @@ def test_the_final_round_is_a_banner_and_the_gauge_says_the_end_is_reached(
     """A game past its threshold (12 space tiles up, 10 end it), the last player's turn."""
     result = drive("final_round", "800x480", tmp_path, UI_LANG=language)
     assert result["final"] == {"banner": banner, "gauge": gauge}
+    words, fill = result["gauge_colours"]
+    assert contrast(words, fill) >= 4.5  # the gauge's words read on its whole fill
+    assert result["final_gauge"] > 0.3  # the fill is drawn (the check sees it)
+    assert result["new_gauge"] == [0.0, 0.0]  # a new game's gauge: no fill left over
     # each token shows the points already public, as the score sheet counts them
     unit = {"en": "pts", "de": "P."}[language]
     assert result["points"] == {name: f"{points} {unit}"
@@ -211,7 +234,10 @@ def test_the_language_changes_where_the_user_is_and_in_two_taps_during_play(tmp_
     result = drive("language", "800x480", tmp_path)
     assert result["after_settings"] == ["settings", "it"]  # not the last game's score sheet
     assert result["after_menu"] == ["play", "de", True]  # ☰, Deutsch: play goes on
-    assert result["back"] == "play"  # Settings opened from play goes back to play
+    # Settings opened from play goes back to play, the language changed there or not
+    assert result["back"] == ["play", "it"]
+    assert result["box_back"] == "setup"  # box set-up goes back to the game's set-up
+    assert result["end_menu"] == ["end", "MenuDialog"]
     assert problems_of(result) == {}
 
 

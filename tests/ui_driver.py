@@ -132,6 +132,7 @@ app = CompanionApp(camera=CAMERA, home=HOME)
 
 import ui.screens.calibration_view  # noqa: E402
 import ui.screens.home  # noqa: E402
+from ui.screens import theme  # noqa: E402
 
 # no real mount in a test: the stick's folder existing stands for it
 ui.screens.home.stick_ready = ui.screens.calibration_view.stick_ready = Path.is_dir
@@ -534,6 +535,9 @@ def scenario_touch_game():  # type: ignore[no-untyped-def]
     # leave before the last player's tiles: home offers to enter them, any time later
     tap(screen("end").ids.menu)
     yield from settle()
+    tap(modal().ids.home)
+    yield from no_modal()
+    yield from settle()
     waiting = [b for b in screen("home").ids.waiting.children]
     result["home_offers_tiles"] = len(waiting)
     app.session.close()
@@ -774,6 +778,23 @@ def scenario_resume():  # type: ignore[no-untyped-def]
     yield
 
 
+def filled_share(widget) -> float:  # type: ignore[no-untyped-def]
+    """The share of a widget's pixels on screen, and of a strip as tall under it (where a
+    fill drawn for a taller panel was left), drawn in the gauge's fill colours."""
+    import cv2
+    import numpy as np
+    path = OUT / "gauge-check.png"
+    taken = Window.screenshot(name=str(path))
+    image = cv2.imread(taken)[::-1]  # rows from the bottom, as Kivy counts
+    Path(taken).unlink()
+    x, y = (int(v) for v in widget.to_window(widget.x, widget.y))
+    height = int(widget.height)
+    area = image[max(0, y - height):y + height, x:x + int(widget.width)].astype(int)
+    fills = [theme.ACCENT, theme.COORDINATE["B"]]
+    near = [np.abs(area - np.array([c[2], c[1], c[0]]) * 255).max(axis=2) < 40 for c in fills]
+    return float(np.logical_or(*near).mean())
+
+
 def scenario_final_round():  # type: ignore[no-untyped-def]
     """A game played on to its final round, and past the threshold: the play screen from
     across the table."""
@@ -794,7 +815,16 @@ def scenario_final_round():  # type: ignore[no-untyped-def]
     result["points"] = {token.name: token.points for token in play._tokens}
     result["public_points"] = {row.name: row.jump_gate + row.station_points
                                for row in sheet.players}
+    # the gauge's words and its fill (whole past the threshold), read together
+    result["gauge_colours"] = [list(play.ids.gauge.color), list(theme.ACCENT)]
+    result["final_gauge"] = filled_share(play.ids.gauge)
     shot("play-final")
+    # a new game after it: its gauge is empty, no fill left over from the last one
+    app.session.start(simulate(2, 4).setup)
+    app._publish()
+    for _ in range(3):
+        yield from settle()
+    result["new_gauge"] = [play.gauge, filled_share(play.ids.gauge)]
 
 
 def scenario_language():  # type: ignore[no-untyped-def]
@@ -832,9 +862,36 @@ def scenario_language():  # type: ignore[no-untyped-def]
     yield from settle()
     tap(modal().ids.settings)
     yield from settle()
+    tap(screen("settings").ids.lang_it)  # the screens built anew: Back still knows the way
+    for _ in range(5):
+        yield from settle()
     tap(screen("settings").ids.back)
     yield from settle()
-    result["back"] = app.manager.current
+    result["back"] = [app.manager.current, app.language]
+    # box set-up opened from the game's set-up goes back there, past teaching the boards
+    app.show("setup")
+    yield from settle()
+    app.show("box")
+    yield from settle()
+    app.show("teach_boards")
+    yield from settle()
+    app.show("box")
+    yield from settle()
+    tap(screen("box").ids.back)
+    yield from settle()
+    result["box_back"] = app.manager.current
+    # a finished game's score sheet: its Menu is the menu (language, home, settings), not a
+    # jump home
+    app.session.start(game.setup)
+    for event in game.events:
+        app.session.play(event)
+    app._publish()
+    app.show("end")
+    yield from settle()
+    tap(screen("end").ids.menu)
+    yield from settle()
+    result["end_menu"] = [app.manager.current, type(modal()).__name__]
+    yield from close_modal()
 
 
 def scenario_tile_entry():  # type: ignore[no-untyped-def]
@@ -1012,13 +1069,16 @@ def scenario_demo():  # type: ignore[no-untyped-def]
     result["demo_counts"] = dict(app.demo.counts)
     result["camera_frames"] = app.camera.frames
     result["demo_hint_shown"] = bool(app.demo_hint)
-    result["take_over_said"] = screen("play").ids.message.text
-    # a player's touch pauses the demo and hands the table over; play goes on by touch
+    banner = screen("play").ids.takeover
+    result["take_over_said"] = [banner.text, banner.height, banner.font_size]
+    # a player's touch pauses the demo and hands the table over, and does nothing else (it
+    # is no tap on the legend under the finger); play goes on by touch
     tap(screen("play").ids.legend)
     yield from settle()
+    result["touch_opened"] = type(modal()).__name__ if modal() is not None else None
     yield from close_modal()
     result["running_after_touch"] = app.demo_running
-    result["taken_over_said"] = screen("play").ids.message.text
+    result["taken_over_said"] = [screen("play").ids.message.text, banner.text, banner.height]
     shot("demo-taken-over")
     before = len(app.session.journal.game.log)
     tap(screen("play").ids.undo)
@@ -1040,6 +1100,19 @@ def scenario_demo():  # type: ignore[no-untyped-def]
         yield
     result["looks_on_a_still_frame"] = len(looks)
     result["calibration_path"] = str(app.session.calibration_path)
+    # the players' own game begun where the demo ran: the demo's camera, which sees only the
+    # demo's table, goes, and nothing it saw is proposed for the new game
+    tracker.update = update
+    app.show("home")
+    yield from settle()
+    yield from start_game(2)
+    for _ in range(10):
+        yield
+    shot("demo-own-game")
+    result["own_game"] = {"screen": app.manager.current, "camera": app.camera is not None,
+                          "watching": screen("play").watching,
+                          "proposals": len(app.view.proposals),
+                          "players": [p.name for p in app.session.state.setup.players]}
     result["rss_mb"] = rss_mb()
 
 

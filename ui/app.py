@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 
 from kivy.app import App
@@ -66,6 +67,11 @@ SCREENS = {"home": HomeScreen, "setup": GameSetupScreen, "play": PlayScreen, "en
            "teach_boards": TeachBoardsScreen}
 DEMO_TAP_SECONDS = 0.9
 """How long the demo's player shows a tap before making it: long enough to be watched."""
+RETURNS = {"settings": (), "box": ("teach_boards",)}
+"""Screens whose Back goes to the screen they were opened from (not to one they lead on to:
+box set-up's Back after teaching the boards goes where box set-up was opened from)."""
+TAKEN_OVER_SECONDS = 6.0
+"""How long the screen says, in large type, that the demo stopped and the table is yours."""
 
 
 KEYBOARD_LAYOUTS = {"de": "de"}
@@ -131,6 +137,8 @@ class CompanionApp(App):
     """A camera and no calibration yet: the app opened on calibration, with its guidance."""
     demo_hint = StringProperty("")
     """What the demo's player does now, shown so a newcomer can follow the loop."""
+    demo_taken_over = BooleanProperty(False)
+    """A player's touch has just stopped the demo: the screen says the table is theirs."""
     demo_move = ObjectProperty(None, allownone=True)
     """The demo player's move being shown (its proposal's Confirm looks pressed)."""
 
@@ -145,11 +153,13 @@ class CompanionApp(App):
         self.auto_confirm_asked = auto_confirm
         self.demo_seed, self.demo_players = demo_seed, demo_players
         self.demo: DemoTable | None = None
+        self._demo_words: Callable[[], str] = lambda: ""
+        """The demo's hint, worded in the language of the moment (a switch words it anew)."""
         self.preferences = Preferences()
         self._looked: tuple[object, ...] | None = None
         """The camera frame, entry and record the tracker last looked at."""
-        self.settings_from = "home"
-        """The screen Settings was opened from, where its Back goes."""
+        self.came_from: dict[str, str] = {}
+        """For each screen of ``RETURNS``, the screen it was opened from, where its Back goes."""
         self._published: tuple[Journal | None, int] = (None, -1)
         self.ui_seconds: dict[str, deque[float]] = {"tick": deque(maxlen=UI_SAMPLES),
                                                     "panel": deque(maxlen=UI_SAMPLES)}
@@ -213,7 +223,7 @@ class CompanionApp(App):
             self.session.start(table.setup)
             self.session.camera = CameraWorker(lambda: table, calibration)
             self.demo_running = True
-            self.demo_hint = _("Demo: a simulated group plays; the camera reads the table.")
+            self._hint(lambda: _("Demo: a simulated group plays; the camera reads the table."))
             start = "play"
         else:
             if opener is not None:
@@ -247,11 +257,17 @@ class CompanionApp(App):
         screen is not carried over to the next."""
         if self.manager.current != name:
             self.say("")
-            if name == "settings":  # its Back returns there
-                self.settings_from = self.manager.current or "home"
+            # its Back returns there (a language switch shows a screen again from none)
+            before = self.manager.current
+            if name in RETURNS and before and before not in RETURNS[name]:
+                self.came_from[name] = before
         if not self.manager.has_screen(name):
             self.manager.add_widget(SCREENS[name](name=name))
         self.manager.current = name
+
+    def back(self, name: str) -> None:
+        """Leave screen ``name`` for the one it was opened from (home when none)."""
+        self.show(self.came_from.get(name, "home"))
 
     @property
     def camera(self) -> CameraWorker | None:
@@ -343,6 +359,7 @@ class CompanionApp(App):
         started = self.session.start(setup)
         if not started:
             return self.act(started)
+        self._leave_demo()
         self.remember_players([(p.name, p.color) for p in setup.players])
         self._publish()
         self.show("play")
@@ -354,6 +371,7 @@ class CompanionApp(App):
         opened = self.session.open(path)
         if not opened:
             return self.act(opened)
+        self._leave_demo()
         self._publish()
         state = self.session.state
         self.show("end" if state is not None and state.ended else "play")
@@ -379,6 +397,7 @@ class CompanionApp(App):
             self.manager.remove_widget(screen)
         self.manager.clear_widgets()
         self.say("", "info")
+        self.demo_hint = self._demo_words()
         self.show(current)
 
     def set_auto_confirm(self, on: bool) -> None:
@@ -401,12 +420,13 @@ class CompanionApp(App):
         if move is None:
             if self.demo.finished:
                 self.demo_running = False
-                self.demo_hint = _("Demo: the game is over. Start your own from the menu.")
+                self._hint(lambda: _("Demo: the game is over. Start your own from the menu."))
             return
         self.demo_move = move
-        self.demo_hint = (_("Demo: the player confirms what the camera proposes.")
-                          if move.how == "camera" else
-                          _("Demo: the player enters this by touch."))
+        if move.how == "camera":
+            self._hint(lambda: _("Demo: the player confirms what the camera proposes."))
+        else:
+            self._hint(lambda: _("Demo: the player enters this by touch."))
         Clock.schedule_once(self._demo_act, DEMO_TAP_SECONDS)
 
     def _demo_act(self, _dt: float) -> None:
@@ -418,17 +438,40 @@ class CompanionApp(App):
         self.demo.moved(move, ok)
         if not ok:
             self.demo_running = False
-            self.demo_hint = _("Demo stopped: the table is yours.")
+            self._hint(lambda: _("Demo stopped: the table is yours."))
+
+    def _hint(self, words: Callable[[], str]) -> None:
+        self._demo_words = words
+        self.demo_hint = words()
 
     def _touched(self, _window: object, _touch: object) -> bool:
-        """A player's touch during the demo: it pauses, for good, and the table is theirs."""
-        if self.demo_running and self.demo is not None:
-            self.demo.pause()
-            self.demo_running = False
-            self.demo_move = None
-            self.demo_hint = _("Demo paused: the table is yours. Play on by touch, or undo.")
-            self.say(self.demo_hint, "done")  # said where the screen says what was done
-        return False
+        """A player's touch during the demo: it pauses, for good, and the table is theirs.
+        The touch does only that (it is no tap on whatever lay under the finger)."""
+        if not (self.demo_running and self.demo is not None):
+            return False
+        self.demo.pause()
+        self.demo_running = False
+        self.demo_move = None
+        self._hint(lambda: _("Demo paused: the table is yours. Play on by touch, or undo."))
+        self.say(self.demo_hint, "done")  # said where the screen says what was done
+        self.demo_taken_over = True
+        Clock.schedule_once(lambda _dt: setattr(self, "demo_taken_over", False),
+                            TAKEN_OVER_SECONDS)
+        return True
+
+    def _leave_demo(self) -> None:
+        """The players' own game begun where the demo ran: the demo's make-believe camera
+        goes, for it sees only the demo's table and would propose the demo's moves."""
+        if self.demo is None:
+            return
+        self.demo.pause()
+        self.demo_running = self.demo_taken_over = False
+        self.demo_move, self.demo = None, None
+        self._hint(lambda: "")
+        if self.session.camera is not None:
+            self.session.camera.stop()
+            self.session.camera = None
+        self.view = TrackerView()  # nor what it last proposed
 
     # -- for the screens -----------------------------------------------------------------------
 

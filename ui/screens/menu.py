@@ -1,4 +1,5 @@
-"""The menu behind the play screen's ☰: the screen's language, home, settings."""
+"""The menu behind the play screen's ☰ and the score sheet's Menu: the screen's language,
+home, settings."""
 
 from __future__ import annotations
 

@@ -136,8 +136,8 @@ class PlayScreen(Screen):
 
     def _say_status(self, *_args: object) -> None:
         app = App.get_running_app()
-        if app.demo_running:  # what the demo shows and, all along, how to take over
-            said = app.demo_hint + "\n" + _("Touch the screen to take over.")
+        if app.demo_running:  # what the demo shows (how to take over is the banner's)
+            said = app.demo_hint
         else:
             said = app.message if app.message_kind != "refused" else ""
         self.status = app.camera_status or said or app.demo_hint
