@@ -180,14 +180,15 @@ def test_the_demo_plays_through_camera_and_tracker_and_a_touch_hands_over(tmp_pa
     assert result["camera_frames"] > 20 and result["demo_hint_shown"]
     assert result["events"] > 0 and result["demo_counts"].get("camera", 0) > 0
     # how to take over is said all along the demo, large, across the screen
-    text, height, font = result["take_over_said"]
+    text, shown, font = result["take_over_said"]
     assert text == "Demo: touch anywhere to take over the table"
-    assert height > 0 and font >= 18
-    # the take-over touch does only that, and the take-over is confirmed as large
+    assert shown == 1 and font >= 18
+    # the take-over touch does only that, and the take-over is confirmed in the strong status;
+    # Undo and Redo are back in the banner's place
     assert result["touch_opened"] is None  # not the legend under the finger
-    said, banner, banner_height = result["taken_over_said"]
-    assert said.startswith("Demo paused: the table is yours")
-    assert banner.startswith("The demo has stopped: the table is yours") and banner_height > 0
+    said, strong, banner_shown, undo_shown = result["taken_over_said"]
+    assert said.startswith("Demo paused: the table is yours") and strong
+    assert banner_shown == 0 and undo_shown == 1
     assert result["running_after_touch"] is False  # paused: the table is the player's
     assert result["undo_after_touch"] == 1  # and play goes on by touch, no crash
     assert result["looks_on_a_still_frame"] == 0  # ten ticks, no new frame: nothing to track

@@ -1060,6 +1060,7 @@ def scenario_teach_photos():  # type: ignore[no-untyped-def]
 
 
 def scenario_demo():  # type: ignore[no-untyped-def]
+    app.set_language(LANGUAGE)
     deadline = time.monotonic() + float(os.environ.get("UI_DEMO_SECONDS", "10"))
     while time.monotonic() < deadline and app.demo.counts["camera"] < 3:
         yield
@@ -1070,7 +1071,7 @@ def scenario_demo():  # type: ignore[no-untyped-def]
     result["camera_frames"] = app.camera.frames
     result["demo_hint_shown"] = bool(app.demo_hint)
     banner = screen("play").ids.takeover
-    result["take_over_said"] = [banner.text, banner.height, banner.font_size]
+    result["take_over_said"] = [banner.text, banner.opacity, banner.font_size]
     # a player's touch pauses the demo and hands the table over, and does nothing else (it
     # is no tap on the legend under the finger); play goes on by touch
     tap(screen("play").ids.legend)
@@ -1078,7 +1079,9 @@ def scenario_demo():  # type: ignore[no-untyped-def]
     result["touch_opened"] = type(modal()).__name__ if modal() is not None else None
     yield from close_modal()
     result["running_after_touch"] = app.demo_running
-    result["taken_over_said"] = [screen("play").ids.message.text, banner.text, banner.height]
+    play = screen("play")
+    result["taken_over_said"] = [play.ids.message.text, play.status_strong, banner.opacity,
+                                 play.ids.undo.opacity]
     shot("demo-taken-over")
     before = len(app.session.journal.game.log)
     tap(screen("play").ids.undo)

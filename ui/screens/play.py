@@ -104,7 +104,8 @@ class PlayScreen(Screen):
         app.fbind("demo_move", self._panel)
         app.fbind("message", self._panel)
         app.fbind("message_kind", self._panel)
-        for name in ("camera_status", "demo_running", "demo_hint", "message", "message_kind"):
+        for name in ("camera_status", "demo_running", "demo_taken_over", "demo_hint", "message",
+                     "message_kind"):
             app.fbind(name, self._say_status)
         app.fbind("entering", self._paint_actions)
         self._actions: dict[str, Widget] = {}
@@ -141,7 +142,8 @@ class PlayScreen(Screen):
         else:
             said = app.message if app.message_kind != "refused" else ""
         self.status = app.camera_status or said or app.demo_hint
-        self.status_strong = bool(app.camera_status) or app.demo_running
+        self.status_strong = bool(app.camera_status) or app.demo_running or \
+            app.demo_taken_over
 
     def on_pre_enter(self, *_args: object) -> None:
         self.watching = App.get_running_app().camera is not None
