@@ -13,7 +13,6 @@ import math
 import re
 from pathlib import Path
 
-
 import numpy as np
 
 from companion.files import read_regular, write_atomically
