@@ -198,7 +198,13 @@ def _started(path: Path) -> datetime:
 def person(name: str) -> str:
     """Who a name stands for: names that differ only in case or spaces ("Anna", " anna")
     are one person, in the statistics and at the set-up table."""
-    return " ".join(name.split()).casefold()
+    return shown_name(name).casefold()
+
+
+def shown_name(name: str) -> str:
+    """A recorded name as it is shown: without stray spaces around or inside it (" anna "
+    shows as "anna"); the record keeps it as it was typed."""
+    return " ".join(name.split())
 
 
 def statistics(records: Iterable[GameRecord]) -> list[PlayerStatistics]:
@@ -221,7 +227,7 @@ def statistics(records: Iterable[GameRecord]) -> list[PlayerStatistics]:
     for key, results in games.items():
         totals = [r.total for r in results if r.total is not None]
         rows.append(PlayerStatistics(
-            _spelling(spellings[key]), len(results), decided[key], len(totals),
+            shown_name(_spelling(spellings[key])), len(results), decided[key], len(totals),
             sum(totals) / len(totals) if totals else None, max(totals) if totals else None))
     return sorted(rows, key=lambda s: (-s.wins, -s.games, s.name))
 

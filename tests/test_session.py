@@ -258,7 +258,7 @@ def test_a_preference_that_cannot_be_used_falls_back_to_its_default_and_keeps_th
 
 
 def test_names_that_differ_only_in_case_and_spaces_are_one_person_in_the_statistics(tmp_path):
-    from companion.library import person, statistics
+    from companion.library import person, shown_name, statistics
     library = Library(tmp_path)
     for seed in (3, 4):
         session = Session(library)
@@ -273,6 +273,11 @@ def test_names_that_differ_only_in_case_and_spaces_are_one_person_in_the_statist
     assert sorted(row.name for row in rows) == ["Ann", "Ben"]
     assert next(row for row in rows if row.name == "Ann").games == 2
     assert person("  Anna  Maria ") == person("anna maria")
+    # a name only ever recorded with stray spaces is shown without them
+    first = sorted(library.games.glob("*.jsonl"))[0]
+    first.write_text(first.read_text().replace('"Ann"', '" ann "'))
+    assert sorted(row.name for row in statistics(library.records())) == ["Ben", "ann"]
+    assert shown_name("  Anna  Maria ") == "Anna Maria"
 
 
 def test_the_regulars_keep_one_line_per_person_the_latest_spelling_first():

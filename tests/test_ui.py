@@ -91,6 +91,23 @@ def test_every_screen_and_state_is_whole_and_touchable(tmp_path, size, languages
     assert sorted(result["no_camera"]) == sorted(languages.split(","))
     assert all(offered == {"calibrate": False, "teach": False}
                for offered in result["no_camera"].values())
+    for language in languages.split(","):
+        # "no probes yet" wraps inside the jump gate's inner ring, not across its lines
+        note, ring = result["gate_note"][language]
+        assert 0 < note <= ring, (language, note, ring)
+        # the log's lower edge fades while more lies below it (a line cut there is no text
+        # cut in half), and not at the start, when the log is one line
+        start, mid = result["log_fade"][language]
+        assert start == 0 and mid > 0, (language, start, mid)
+        # the statistics show every name and header whole
+        assert result["stat_cells_cut"][language] == [], language
+        # the space tile's icon has a cardboard rim, seen on the dark score sheet
+        picture = cv2.imread(str(ARTIFACTS / f"end-results-{language}-{size}.png"))
+        left, bottom, right, top = result["space_icon"][language]
+        side = min(right - left, top - bottom)  # the tile is a square in the icon's middle
+        row = picture.shape[0] - round((bottom + top) / 2)
+        rim = picture[row, round((left + right) / 2 - 0.45 * side)]
+        assert rim.mean() > 150, (language, rim)
 
 
 def test_every_shown_string_went_through_a_catalogue(tmp_path):
@@ -330,6 +347,11 @@ def test_the_deck_is_taught_on_the_touchscreen_from_the_scan_tray(tmp_path, size
     assert result["taught_message"].startswith("Saved. Codes taught: 1.")
     assert result["codes_taught"] == ["B3/O1"]
     assert "Not taught yet: B1/G1" in result["deck_words"]
+    assert result["deck_words"].startswith("The reader knows 1 code of the deck.")
+    # back on the teach screen, what the reader knows apart from this album's count
+    assert result["progress_taught"].startswith(
+        "The reader knows 1 code now. To teach the deck again, photograph each code: 1 of 60 "
+        "so far.")
     saved = json.loads((tmp_path / "calibration.json").read_text())
     assert saved["cards"]["codes"] == ["B3/O1"]
 

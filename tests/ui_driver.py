@@ -48,7 +48,7 @@ from companion.tracker import Proposal, TrackerView  # noqa: E402
 from ui import i18n  # noqa: E402
 from ui.app import CompanionApp  # noqa: E402
 from staging import only_space_at  # noqa: E402
-from ui_geometry import layout_problems, untranslated  # noqa: E402
+from ui_geometry import layout_problems, untranslated, window_rect  # noqa: E402
 
 LANGUAGES = os.environ.get("UI_LANG", "en").split(",")
 LANGUAGE = LANGUAGES[0]
@@ -179,6 +179,12 @@ def find(root, class_name: str, **match):  # type: ignore[no-untyped-def]
     raise LookupError(f"no {class_name} {match} on screen")
 
 
+def fade_height(play) -> float:  # type: ignore[no-untyped-def]
+    """How tall the fade over the log's lower edge is drawn (0: none)."""
+    log = find(play, "FadingScroll")
+    return sum(band.size[1] for band in log._bands)
+
+
 def shot(name: str) -> None:
     """A screenshot, and what is wrong with the screen's layout (and language) now."""
     size = f"{Window.width}x{Window.height}"
@@ -189,7 +195,9 @@ def shot(name: str) -> None:
     problems = layout_problems(Window, app.scale)
     if LANGUAGE == i18n.PSEUDO:
         problems += untranslated(Window, data_words())
-    result.setdefault("problems", {})[f"{name} {size}"] = problems  # type: ignore[index]
+    # one entry a language: the screens scenario shows each state in each language in turn
+    state = f"{name} {LANGUAGE} {size}"
+    result.setdefault("problems", {})[state] = problems  # type: ignore[index]
     result.setdefault("shots", []).append(name)  # type: ignore[union-attr]
 
 
@@ -375,6 +383,12 @@ def every_state():  # type: ignore[no-untyped-def]
     yield from settle()
     shot("play-start")
     play = screen("play")
+    gate = find(play, "GateView")
+    note = find(gate, "GateNote")
+    # the note's widest line beside the inner ring's width across (0.72 of the gate)
+    widest = max(line.w for line in note._label._cached_lines)
+    result.setdefault("gate_note", {})[LANGUAGE] = [widest, 0.72 * min(gate.size)]
+    result.setdefault("log_fade", {})[LANGUAGE] = [fade_height(play)]
     play.tap_action("scan")  # not possible on the gate: the reason is said
     yield from settle()
     shot("play-refused")
@@ -384,6 +398,7 @@ def every_state():  # type: ignore[no-untyped-def]
     app.say(app.session.log_lines()[-1].text, "done")
     yield from settle()
     shot("play-mid")
+    result["log_fade"][LANGUAGE].append(fade_height(play))
     play.tap_action("jump")
     yield from settle()
     shot("play-jump")
@@ -450,6 +465,8 @@ def every_state():  # type: ignore[no-untyped-def]
     app._publish()
     yield from settle()
     shot("end-results")
+    space = find(screen("end"), "TileIcon", kind="SPC")
+    result.setdefault("space_icon", {})[LANGUAGE] = list(window_rect(space))
     tap(screen("end").ids.qr)  # a phone reads it better large
     yield from settle()
     yield from settle()
@@ -461,6 +478,9 @@ def every_state():  # type: ignore[no-untyped-def]
     app.show("history")
     yield from settle()
     shot("history")
+    cells = [w for w in screen("history").ids.stats.children if w.text]
+    result.setdefault("stat_cells_cut", {})[LANGUAGE] = [
+        w.text for w in cells if w.shorten or w.texture_size[0] > w.width + 1]
     app.show("home")
     yield from settle()
     shot("home-games")
@@ -1230,6 +1250,9 @@ def scenario_teach():  # type: ignore[no-untyped-def]
     yield from settle()
     result["deck_words"] = screen("calibration").deck
     shot("calibration-taught")
+    app.show("teach")
+    yield from settle()
+    result["progress_taught"] = screen("teach").progress
 
 
 def scenario_teach_boards():  # type: ignore[no-untyped-def]

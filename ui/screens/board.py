@@ -108,7 +108,7 @@ class GateView(BoxLayout):
                                             color_name=player.color, probes=player.probes,
                                             points=pts, mark=self.marks.get(player.name, "?")))
         if not ranked:
-            rows.add_widget(Factory.Note(text=_("no probes yet"), halign="center"))
+            rows.add_widget(Factory.GateNote(text=_("no probes yet")))
         ships = self.ids.ships
         ships.clear_widgets()
         for player in board.players:

@@ -21,7 +21,7 @@ from calibration.album import missing_codes
 from companion.backup import FOLDER, stick_mount, stick_ready
 from companion.observations import (DISCARD_ZONE, JUMP_GATE_ZONE, PLANET_ZONE, PLAYER_ZONE,
                                     TRAY_ZONE)
-from ui.i18n import _
+from ui.i18n import _, ngettext
 from vision.config import Calibration
 from vision.rectify import MarkerDetector, rectify
 
@@ -63,7 +63,9 @@ def deck_words(calibration: Calibration) -> tuple[str, str]:
         reason = calibration.cards_problem or _("The deck is not taught yet")
         return (_("{reason}: cards are not read. Tap Teach the deck and photograph each card "
                   "in the scan tray.").format(reason=reason), "refused")
-    words = [_("Codes taught: {count}.").format(count=len(model.codes))]
+    words = [ngettext("The reader knows {count} code of the deck.",
+                      "The reader knows {count} codes of the deck.",
+                      len(model.codes)).format(count=len(model.codes))]
     kind = "done"
     missing = missing_codes(model.codes)
     if missing:

@@ -10,13 +10,16 @@ from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
-from companion.library import GameRecord, statistics
+from companion.library import GameRecord, shown_name, statistics
 from ui.i18n import _, ngettext
 from ui.screens.home import record_title
 from ui.words import decimal_words
 
 SHOWN = 30
 """The newest games listed."""
+COLUMNS = (2.2, 1, 1, 1.3, 1.2, 1.3)
+"""The statistics table's column widths, in parts: the name's column the widest, so a long
+name ("Jean-Christophe", "Maria Antonietta") shows whole, on two lines at most."""
 
 
 class GameRow(BoxLayout):
@@ -40,14 +43,16 @@ class HistoryScreen(Screen):
                                              height=40 * app.scale))
         table = self.ids.stats
         table.clear_widgets()
-        for title in (_("Player"), _("Games"), _("Wins"), _("Win %"), _("Average"), _("Best")):
-            table.add_widget(Factory.StatCell(text=title, bold=True))
+        for title, width in zip((_("Player"), _("Games"), _("Wins"), _("Win %"), _("Average"),
+                                 _("Best")), COLUMNS):
+            table.add_widget(Factory.StatCell(text=title, bold=True, size_hint_x=width))
         for row in statistics(records):
             cells = (row.name, str(row.games), str(row.wins), f"{row.win_rate:.0%}",
                      "–" if row.average is None else decimal_words(row.average),
                      "–" if row.best is None else str(row.best))
-            for text in cells:  # a long name ends in "…" (the games list names it whole)
-                table.add_widget(Factory.StatCell(text=text, cut=True, shorten_from="right"))
+            for text, width in zip(cells, COLUMNS):  # a name wraps onto a second line
+                table.add_widget(Factory.StatCell(text=text, size_hint_x=width,
+                                                  halign="left" if width > 1 else "center"))
 
     def _row(self, record: GameRecord):  # type: ignore[no-untyped-def]
         app = App.get_running_app()
@@ -56,7 +61,7 @@ class HistoryScreen(Screen):
             row.summary = _("This record cannot be read: {problem}").format(
                 problem=record.problem)
             return row
-        scores = ", ".join(f"{r.name} {'?' if r.total is None else r.total}"
+        scores = ", ".join(f"{shown_name(r.name)} {'?' if r.total is None else r.total}"
                            for r in record.results)
         if not record.ended:
             state_text = _("not finished")
@@ -64,8 +69,9 @@ class HistoryScreen(Screen):
             state_text = _("tiles not entered yet")
         else:
             winners = record.winners
+            names = ", ".join(map(shown_name, winners))
             state_text = ngettext("winner: {names}", "shared win: {names}",
-                                  len(winners)).format(names=", ".join(winners))
+                                  len(winners)).format(names=names)
         minutes = ngettext("{count} minute", "{count} minutes", record.minutes).format(
             count=record.minutes) if record.ended else ""
         row.summary = " · ".join(filter(None, [scores, state_text, minutes]))

@@ -13,7 +13,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from companion.backup import BackupError, back_up, stick_mount, stick_ready
-from companion.library import GameRecord
+from companion.library import GameRecord, shown_name
 from ui.i18n import _, ngettext
 from ui.screens import theme
 from ui.screens.widgets import ask
@@ -22,8 +22,8 @@ from ui.words import when
 
 def record_title(record: GameRecord) -> str:
     """A kept game in one line: when, and who played."""
-    return _("{date} · {players}").format(date=when(record.started),
-                                          players=", ".join(record.players))
+    players = ", ".join(map(shown_name, record.players))
+    return _("{date} · {players}").format(date=when(record.started), players=players)
 
 
 ROWS = 2
@@ -107,10 +107,10 @@ class HomeScreen(Screen):
         recent.clear_widgets()
         shown = [r for r in finished if not r.tiles_missing][:rows - len(lacking)]
         for record in shown:
-            scores = ", ".join(f"{r.name} {r.total}" for r in record.results)
+            scores = ", ".join(f"{shown_name(r.name)} {r.total}" for r in record.results)
             recent.add_widget(self._row(_("{date}: {winners} won ({scores})").format(
-                date=when(record.started, short=True), winners=" & ".join(record.winners),
-                scores=scores), record))
+                date=when(record.started, short=True),
+                winners=" & ".join(map(shown_name, record.winners)), scores=scores), record))
         self.has_games = bool(lacking or shown)
 
     def _row(self, text: str, record: GameRecord) -> Widget:

@@ -22,7 +22,7 @@ from kivy.uix.screenmanager import Screen
 from calibration.album import (Taught, TeachingError, add_photo, missing_codes, opens,
                                photographed, photos_of, remove_photo, teach_folder)
 from companion.rules import Card, MalformedEventError
-from ui.i18n import _
+from ui.i18n import _, ngettext
 from ui.screens.calibration_view import to_texture
 from ui.screens.widgets import TouchButton
 
@@ -221,6 +221,16 @@ class TeachCardsScreen(Screen):
             self.progress = _("All {total} codes photographed.").format(total=total)
             return
         shown = ", ".join(missing[:12]) + (" …" if len(missing) > 12 else "")
+        taught = App.get_running_app().session.calibration.cards
+        if taught is not None:  # the camera screen's "codes taught" is not this album's count
+            self.progress = ngettext(
+                "The reader knows {taught} code now. To teach the deck again, photograph each "
+                "code: {done} of {total} so far. Still missing: {codes}",
+                "The reader knows {taught} codes now. To teach the deck again, photograph each "
+                "code: {done} of {total} so far. Still missing: {codes}", len(taught.codes)
+            ).format(taught=len(taught.codes), done=total - len(missing), total=total,
+                     codes=shown)
+            return
         self.progress = _("{done} of {total} codes photographed. Still missing: {codes}").format(
             done=total - len(missing), total=total, codes=shown)
 

@@ -24,6 +24,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.image import Image
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from ui.screens import theme
@@ -66,6 +67,7 @@ class FitLabel(Label):
         self.fbind("min_font", self._refit)
         self.fbind("cut", self._refit)
         self.fbind("one_line", self._refit)
+        self.fbind("padding", self._refit)
         self._refit()
 
     def _shorten_words(self, *_args: object) -> None:
@@ -167,8 +169,13 @@ class TileIcon(DrawnWidget):
         kind = self.kind or None
         color = theme.TILE.get(kind, theme.TILE[None])
         with self.canvas:
-            Color(*(theme.TILE["SPC"] if kind == "SPC" else theme.TILE_FACE))
+            Color(*theme.TILE_FACE)
             RoundedRectangle(pos=(x, y), size=(side, side), radius=[side * 0.14])
+            if kind == "SPC":  # the night sky inside a cardboard rim: seen on a dark screen
+                Color(*theme.TILE["SPC"])
+                inset = side * 0.12
+                RoundedRectangle(pos=(x + inset, y + inset), size=(side - 2 * inset,) * 2,
+                                 radius=[side * 0.08])
             Color(*color)
             cx, cy, r = x + side / 2, y + side / 2, side * 0.32
             family = (kind or "?")[:3]
@@ -201,8 +208,8 @@ class TileIcon(DrawnWidget):
                      mode="triangles")
             elif family == "SPC":
                 Color(0.9, 0.9, 1, 1)
-                for fx, fy, fs in ((0.25, 0.7, 0.07), (0.7, 0.75, 0.05), (0.55, 0.35, 0.08),
-                                   (0.3, 0.3, 0.04), (0.8, 0.45, 0.04)):
+                for fx, fy, fs in ((0.24, 0.62, 0.1), (0.62, 0.7, 0.08), (0.5, 0.3, 0.12),
+                                   (0.25, 0.26, 0.07), (0.7, 0.44, 0.07)):
                     Ellipse(pos=(x + fx * side, y + fy * side), size=(fs * side, fs * side))
             else:
                 Color(0.2, 0.2, 0.22, 1)
@@ -245,6 +252,42 @@ class StatGlyph(DrawnWidget):
                 for level in range(3):
                     Line(ellipse=(x + side * 0.1, y + side * (0.08 + level * 0.24), side * 0.8,
                                   side * 0.36), width=stroke)
+
+
+class FadingScroll(ScrollView):
+    """A vertical scroll view whose lower edge fades into the background while more lies
+    below it: a line cut there reads as "more below", not as text cut in half."""
+
+    fade = NumericProperty(22)
+    """How tall the fade is (px)."""
+    BANDS = 8
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        with self.canvas.after:
+            self._bands = []
+            for k in range(self.BANDS):
+                Color(*theme.BACKGROUND[:3], (k + 1) / self.BANDS)
+                self._bands.append(Rectangle(size=(0, 0)))
+        redraw = Clock.create_trigger(self._draw, -1)
+        self.fbind("pos", redraw)
+        self.fbind("size", redraw)
+        self.fbind("scroll_y", redraw)
+        self.fbind("fade", redraw)
+        self._redraw = redraw
+
+    def add_widget(self, widget: Widget, *args: object, **kwargs: object) -> None:
+        super().add_widget(widget, *args, **kwargs)
+        widget.fbind("height", self._redraw)
+
+    def _draw(self, *_args: object) -> None:
+        content = self.children[0] if self.children else None
+        more_below = content is not None and content.height > self.height + 1 and \
+            self.scroll_y > 0.001
+        band = min(self.fade, self.height / 3) / self.BANDS if more_below else 0
+        for k, rectangle in enumerate(self._bands):  # the last band, at the edge, opaque
+            rectangle.pos = (self.x, self.y + (self.BANDS - 1 - k) * band)
+            rectangle.size = (self.width, band)
 
 
 def _flat(points: Sequence[tuple[float, float]]) -> list[float]:
