@@ -188,7 +188,7 @@ class CalibrationScreen(Screen):
             self.say(_("Not copied: {reason}").format(reason=error.strerror), "refused")
             return
         self.say(_("Done: the marker sheet (markers.pdf) and the tile stickers (stickers.pdf) "
-                   "are on the stick, in the folder {folder}. Print them at 100 %, not fitted "
+                   "are on the stick, in the folder {folder}. Print them at 100 %, not fitted "
                    "to the page.").format(folder=Path(FOLDER).name), "done")
 
     def say(self, text: str, kind: str) -> None:

@@ -38,6 +38,8 @@ class TeachBoardsScreen(Screen):
     """Image points tapped on the board in the tray, in the order jump, scan, landing,
     landing."""
     busy = BooleanProperty(False)
+    has_photos = BooleanProperty(False)
+    """Photos are kept to teach from (Teach now looks unavailable before)."""
     picture = BooleanProperty(False)
 
     def on_pre_enter(self, *_args: object) -> None:
@@ -136,6 +138,7 @@ class TeachBoardsScreen(Screen):
 
     def count(self) -> None:
         kept = board_photos(self.album)
+        self.has_photos = bool(kept)
         shown = {int(n) for name in kept for n in name.split(".")[0].split("-")}
         missing = sorted({1, 2, 3, 4} - shown)
         self.progress = _("Boards photographed: {count}.").format(count=len(kept)) + (

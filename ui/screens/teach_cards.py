@@ -66,6 +66,8 @@ class TeachCardsScreen(Screen):
     picks = ListProperty([])
     """The coordinate picked for each tap (``B3``), in the same order."""
     busy = BooleanProperty(False)
+    has_photos = BooleanProperty(False)
+    """Photos are kept to teach from (Teach now looks unavailable before)."""
     """Teaching runs (half a minute here, a few minutes on a Pi)."""
     picture = BooleanProperty(False)
     card_ready = BooleanProperty(False)
@@ -215,6 +217,7 @@ class TeachCardsScreen(Screen):
 
     def count(self) -> None:
         counts = photographed(self.album)
+        self.has_photos = bool(counts)
         missing = missing_codes(set(counts))
         total = len(missing) + len(set(counts) - set(missing))
         if not missing:
