@@ -92,6 +92,8 @@ def test_every_screen_and_state_is_whole_and_touchable(tmp_path, size, languages
     assert all(offered == {"calibrate": False, "teach": False}
                for offered in result["no_camera"].values())
     for language in languages.split(","):
+        # Next looks unavailable until two players are seated
+        assert result["next_available"][language] == [False, True], language
         # "no probes yet" wraps inside the jump gate's inner ring, not across its lines
         note, ring = result["gate_note"][language]
         assert 0 < note <= ring, (language, note, ring)
@@ -344,6 +346,7 @@ def test_the_deck_is_taught_on_the_touchscreen_from_the_scan_tray(tmp_path, size
     top, bottom = result["taps"]["B3-O1.png"]
     assert top[1] < bottom[1]  # the top coordinate's tap first, whatever the order tapped
     assert result["progress"].startswith("1 of 60 codes photographed")
+    assert result["teach_available"] == [False, True]  # Teach now, before and after a photo
     assert result["taught_message"].startswith("Saved. Codes taught: 1.")
     assert result["codes_taught"] == ["B3/O1"]
     assert "Not taught yet: B1/G1" in result["deck_words"]

@@ -360,10 +360,13 @@ def every_state():  # type: ignore[no-untyped-def]
     setup.refresh()
     yield from settle()
     shot("setup-empty")
+    next_available = [screen("setup").ids.go.available]
     for name in ("Ann", "Benedetta", "Cleo", "Dev", "Eve"):
         setup.seat(name)
     yield from settle()
     shot("setup-players")
+    next_available.append(screen("setup").ids.go.available)
+    result.setdefault("next_available", {})[LANGUAGE] = next_available
     setup.next_step()
     yield from settle()
     shot("setup-ring")
@@ -1213,6 +1216,7 @@ def scenario_teach():  # type: ignore[no-untyped-def]
         yield
     yield from settle()
     shot("teach")
+    teach_available = [teach.ids.teach.available]
     result["first_instruction"] = teach.message
     view = teach.ids.view
     h, w = teach._frame.shape[:2]
@@ -1237,6 +1241,7 @@ def scenario_teach():  # type: ignore[no-untyped-def]
     result["progress"] = teach.progress
     result["ready_after_keep"] = teach.card_ready
     shot("teach-kept")
+    result["teach_available"] = teach_available + [teach.ids.teach.available]
     tap(teach.ids.teach)
     deadline = time.monotonic() + 120
     while (teach.busy or teach.message_kind == "info") and time.monotonic() < deadline:

@@ -4,7 +4,8 @@
   stand out from what is around them; ``spot_looks``: which of them look like a coordinate;
 - ``pose``: a card's frame set by its two coordinates, and the patches cut in it;
 - ``reader``: spots paired into cards, each coordinate named by the taught network
-  (``features``, ``classifier``), a card read only when it is clear;
+  (``features``, ``classifier``), a card read only when it is clear and no coordinate is
+  partly covered (the cover judge, another taught network);
 - ``views``, ``learning``: teaching, from labelled photos seen as the table's camera sees
   cards; ``model``: what is taught, kept in the calibration file.
 

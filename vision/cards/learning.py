@@ -27,7 +27,7 @@ import numpy as np
 from companion.rules import Card
 from vision.cards.classifier import Classifier, Committee
 from vision.cards.features import describe
-from vision.cards.model import LABELS, SPOT_LABELS, CardModel
+from vision.cards.model import COVER_LABELS, LABELS, SPOT_LABELS, CardModel
 from vision.cards.palette import Palette, settled
 from vision.cards.pose import Pose, Pyramid, patch_matrix, sample
 from vision.cards.reader import code_scores, read_cards, sure_code
@@ -57,6 +57,9 @@ taken to teach is in one plain light)."""
 SPOT_HIDDEN = 16
 SPOT_EPOCHS = 30
 """The spot judge's size and training: a small network, its inputs a few dozen numbers."""
+COVER_HIDDEN = 32
+"""The cover judge's hidden units: whole or partly covered is a simpler lesson than which
+number."""
 CHECK_PASS = 0.75
 CHECK_SMALLEST = 16.0
 """A code read right in fewer of its new views than ``CHECK_PASS`` (its coordinates at least
@@ -146,11 +149,14 @@ def teach(photos: list[TeachingPhoto], seed: int = 0) -> Taught:
     spot_judge = Classifier.fit(np.concatenate(views.spots),
                                 np.array([0 if c else 1 for c in views.spots_coordinate]),
                                 SPOT_LABELS, seed, hidden=SPOT_HIDDEN, epochs=SPOT_EPOCHS)
+    cover_judge = Classifier.fit(describe(np.array(views.cover_patches)),
+                                 np.array(views.covered, np.intp), COVER_LABELS, seed,
+                                 hidden=COVER_HIDDEN)
     # the reader pairs spots of the sizes it found the coordinates at in the views
     seen = np.median(np.array(views.ratios), axis=0) if views.ratios else ratios
     codes = frozenset(f.photo.card.code for f in found)
     model = CardModel(palette, layout, outline, (float(seen[0]), float(seen[1])), codes,
-                      classifier, spot_judge)
+                      classifier, spot_judge, cover_judge=cover_judge)
     weak, alike = _checked(found, model, seed + 1)
     model.weak, model.look_alikes = weak, alike
     return Taught(model, len(found), len(codes), tuple(skipped), weak)

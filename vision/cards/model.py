@@ -22,6 +22,7 @@ NUMBERS = ("1", "2", "3", "4", "?")
 """What a coordinate's number may be; the classifier also names ``views.NOTHING``."""
 LABELS = NUMBERS + (NOTHING,)
 SPOT_LABELS = ("coordinate", NOTHING)
+COVER_LABELS = ("whole", "covered")
 _NO_INDEX = np.zeros(0, np.intp)
 """What the spot judge tells a spot is."""
 
@@ -45,6 +46,10 @@ class CardModel:
     """Codes teaching found hard to read: the teaching screen asks for another photo of each."""
     look_alikes: tuple[tuple[str, str], ...] = field(default=())
     """Pairs of taught codes that teaching's own checks mistook for each other."""
+    cover_judge: Classifier | None = None
+    """Tells, from a coordinate's patch, whether something (a chip, another card) covers part
+    of it: what is left of a number may look like another (a 3 under a chip's edge, like a
+    4). None in a file taught before it was."""
 
     @property
     def aspect(self) -> float:
@@ -86,7 +91,9 @@ class CardModel:
                 "spot_sizes": list(self.spot_sizes), "codes": sorted(self.codes),
                 "classifier": self.classifier.to_json(),
                 "spot_judge": self.spot_judge.to_json(), "weak": list(self.weak),
-                "look_alikes": [list(pair) for pair in self.look_alikes]}
+                "look_alikes": [list(pair) for pair in self.look_alikes],
+                **({} if self.cover_judge is None else
+                   {"cover_judge": self.cover_judge.to_json()})}
 
     @classmethod
     def from_json(cls, data: Any) -> CardModel:
@@ -109,13 +116,17 @@ class CardModel:
             raise ValueError("a card's outline is four corners near its coordinates")
         classifier = Committee.from_json(data["classifier"])
         spot_judge = Classifier.from_json(data["spot_judge"])
-        if classifier.labels != LABELS or spot_judge.labels != SPOT_LABELS:
+        cover_judge = Classifier.from_json(data["cover_judge"]) if "cover_judge" in data \
+            else None
+        if classifier.labels != LABELS or spot_judge.labels != SPOT_LABELS or \
+                (cover_judge is not None and cover_judge.labels != COVER_LABELS):
             raise ValueError("the reader does not name the coordinates' numbers")
         model = cls(Palette.from_json(data["palette"]),
                     Layout((sides[0], sides[1]), size, bool(data["bottom_turned"])), outline,
                     (spot_sizes[0], spot_sizes[1]), codes, classifier, spot_judge,
                     tuple(Card.parse(str(code)).code for code in data.get("weak", [])),
-                    tuple((str(a), str(b)) for a, b in data.get("look_alikes", [])))
+                    tuple((str(a), str(b)) for a, b in data.get("look_alikes", [])),
+                    cover_judge)
         if not 1.0 <= model.aspect <= 3.0:
             raise ValueError("a card's proportions must be between 1 and 3")
         return model

@@ -10,8 +10,10 @@
    plain and its partner's spot shows nothing, the partner is looked for around that spot
    (``_sought``).
 4. A pair is a card when the two names make a taught code clearly more likely than anything
-   else (another code, a code never taught, or nothing at all). Of pairs that share a spot, or
-   claim the same card, the surest is kept.
+   else (another code, a code never taught, or nothing at all), each patch is of its spot's
+   ink, and the cover judge sees neither coordinate partly covered (what a chip leaves of a
+   3 may be a plain 4). Of pairs that share a spot, or claim the same card, the surest is
+   kept.
 
 Whatever the card's art, the table or a corner lying under another card, only the two
 coordinates need to be seen. Anything not clear is "unsure": a wrong read is worse than none.
@@ -75,6 +77,9 @@ TURNS = (-0.5, 0.5)
 """Turns (radians, about 30 degrees) a read's patches are checked at (``_steady``)."""
 TURN_MARGIN = 0.1
 """A patch turned so that shows its number this much more plainly than as cut is askew."""
+COVERED = 0.7
+"""A card read is unsure when the cover judge finds either coordinate this likely partly
+covered."""
 SAME_CARD = 0.4
 """Two reads whose cards overlap by more than this part of the smaller are one card."""
 
@@ -130,6 +135,13 @@ def read_cards(bgr: np.ndarray, model: CardModel, card_px: float | None = None
     patches = coordinate_patches(pyramid, [poses[k] for k in read], model)
     for n, k in enumerate(read):
         reads[k] = _coloured(reads[k], patches[2 * n:2 * n + 2], colours[k], model.palette)
+    if read and model.cover_judge is not None:
+        covered = model.cover_judge.probabilities(describe(patches))[:, 1].reshape(-1, 2)
+        for n, k in enumerate(read):
+            if reads[k].read.card is not None and covered[n].max() >= COVERED:
+                reads[k] = replace(reads[k], read=CardRead(
+                    None, reads[k].read.confidence, reads[k].read.corners,
+                    "a coordinate is partly covered"))
     return _kept(reads, pairs)
 
 

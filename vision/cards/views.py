@@ -20,7 +20,7 @@ teaching within seconds.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import cv2
@@ -67,6 +67,9 @@ COVERED = 0.25
 or a chip left on the card."""
 CHIPS = 0.4
 """Of those, the share covered by a round piece rather than another card."""
+COVER_SEEN = 0.05
+"""A coordinate covered this much of its disc or more is taught to the cover judge as
+covered."""
 COVER_READ = 0.2
 COVER_NOTHING = 0.45
 """A coordinate covered less than ``COVER_READ`` of its disc is still its number; more than
@@ -120,6 +123,10 @@ class Views:
     """Descriptions (``spot_looks``) of spots the finder found in the views ..."""
     spots_coordinate: list[bool]
     """... and whether each is a coordinate's."""
+    cover_patches: list[np.ndarray] = field(default_factory=list)
+    """Coordinates' patches cut as the reader cuts them, whole or partly covered ..."""
+    covered: list[bool] = field(default_factory=list)
+    """... and whether something covers part of each (``COVER_SEEN``)."""
 
 
 @dataclass(frozen=True)
@@ -140,6 +147,7 @@ def make_views(sources: list[Source], deck: Deck, per_source: int, seed: int,
     with a coordinate partly under another card, a share ``banded`` in a flickering lamp's
     bands."""
     rng = np.random.default_rng(seed)
+    aside = np.random.default_rng(seed + 1)
     order = [k for k in range(len(sources)) for _ in range(per_source)]
     rng.shuffle(order)
     views = Views(np.zeros((0, PATCH, PATCH, 3), np.uint8), [], [], [], [], [], [])
@@ -154,9 +162,9 @@ def make_views(sources: list[Source], deck: Deck, per_source: int, seed: int,
         group = order[start:start + GROUP]
         drawn = [_whole_card(sources[k], deck, _view(rng, shown / deck.layout.size),
                              faults.reach) for k in group]
-        labels = [_covered(rng, drawn, k, sources[index].labels, shown)
-                  if rng.random() < covered else sources[index].labels
-                  for k, index in enumerate(group)]
+        looks = [_covered(rng, drawn, k, sources[index].labels, shown)
+                 if rng.random() < covered else (sources[index].labels, (0.0, 0.0))
+                 for k, index in enumerate(group)]
         mosaic, origins = _mosaic([tile for tile, _ in drawn])
         seen = faults.apply(rng, mosaic, origins, [tile.shape for tile, _ in drawn])
         # the spots as the reader finds them in the camera's whole image (the view is made
@@ -164,7 +172,8 @@ def make_views(sources: list[Source], deck: Deck, per_source: int, seed: int,
         spots = find_spots(seen, deck.palette, first_scale=min(1.0, WORK_SCALE * 2 ** level),
                            coarser=0)
         pyramid = Pyramid(seen)
-        for index, (tile, to_tile), origin, named in zip(group, drawn, origins, labels):
+        for index, (tile, to_tile), origin, (named, shares) in zip(group, drawn, origins,
+                                                                    looks):
             to_mosaic = np.array([[1, 0, origin[0]], [0, 1, origin[1]], [0, 0, 1]]) @ to_tile
             mine = [s for s in spots if origin[0] <= s.x < origin[0] + tile.shape[1]
                     and origin[1] <= s.y < origin[1] + tile.shape[0]]
@@ -182,6 +191,14 @@ def make_views(sources: list[Source], deck: Deck, per_source: int, seed: int,
             for matrix, label in cuts:
                 patches.append(sample(pyramid, matrix))
                 views.labels.append(label)
+            # each coordinate as the reader cuts it, a little off, half covered included (its
+            # own generator: the numbers' lessons stay as they were)
+            ends = _through(to_mosaic, np.array([[0.0, 0.0], [0.0, 1.0]]))
+            ends = ends + aside.normal(0, JITTER * shown, ends.shape)
+            for matrix, share in zip(_both(Pose.between(tuple(ends[0]), tuple(ends[1])),
+                                           deck.layout), shares):
+                views.cover_patches.append(sample(pyramid, matrix))
+                views.covered.append(share >= COVER_SEEN)
     views.patches = np.array(patches, np.uint8).reshape(-1, PATCH, PATCH, 3)
     return views
 
@@ -359,12 +376,14 @@ def _whole_card(source: Source, deck: Deck, view: np.ndarray, reach: float
 
 
 def _covered(rng: np.random.Generator, drawn: list[tuple[np.ndarray, np.ndarray]], k: int,
-             labels: tuple[str, str], size: float) -> tuple[str | None, str | None]:
+             labels: tuple[str, str], size: float
+             ) -> tuple[tuple[str | None, str | None], tuple[float, float]]:
     """Something laid over one of view ``k``'s coordinates (drawn into its tile), across
     its disc or just beside it: another card's edge or corner, or a round piece (a chip, a
     probe) of any colour. The coordinates' names as they are then shown: a number partly
     hidden may look like another (a 3 under a chip's corner, like a 4), so it is taught as
-    its own only while little of it is hidden, as nothing when much is."""
+    its own only while little of it is hidden, as nothing when much is. Also how much of each
+    coordinate's disc is covered."""
     tile, to_tile = drawn[k]
     which = int(rng.integers(2))
     centre = _through(to_tile, np.array([[0.0, float(which)]]))[0]
@@ -379,7 +398,8 @@ def _covered(rng: np.random.Generator, drawn: list[tuple[np.ndarray, np.ndarray]
     share = float((over & disc).sum()) / max(1, int(disc.sum()))
     name: str | None = labels[which] if share < COVER_READ else \
         NOTHING if share > COVER_NOTHING else None
-    return (name, labels[1]) if which == 0 else (labels[0], name)
+    names = (name, labels[1]) if which == 0 else (labels[0], name)
+    return names, ((share, 0.0) if which == 0 else (0.0, share))
 
 
 def _card_edge(rng: np.random.Generator, drawn: list[tuple[np.ndarray, np.ndarray]],
