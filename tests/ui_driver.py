@@ -181,8 +181,7 @@ def find(root, class_name: str, **match):  # type: ignore[no-untyped-def]
 
 def fade_height(play) -> float:  # type: ignore[no-untyped-def]
     """How tall the fade over the log's lower edge is drawn (0: none)."""
-    log = find(play, "FadingScroll")
-    return sum(band.size[1] for band in log._bands)
+    return find(play, "FadingScroll").fade_height
 
 
 def shot(name: str) -> None:
@@ -490,6 +489,7 @@ def every_state():  # type: ignore[no-untyped-def]
     app.show("box")
     yield from settle()
     shot("box")
+    result.setdefault("box_fade", {})[LANGUAGE] = find(screen("box"), "FadingScroll").fade_height
     app.show("teach_boards")
     yield from settle()
     shot("teach-boards")

@@ -11,10 +11,13 @@ import math
 import re
 from collections.abc import Callable, Sequence
 
+import numpy as np
+
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.image import Image as CoreImage
 from kivy.core.text import DEFAULT_FONT, Label as CoreLabel
+from kivy.graphics.texture import Texture
 from kivy.factory import Factory
 from kivy.graphics import Color, Ellipse, Line, Mesh, Rectangle, RoundedRectangle, Triangle
 from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty,
@@ -260,15 +263,19 @@ class FadingScroll(ScrollView):
 
     fade = NumericProperty(22)
     """How tall the fade is (px)."""
-    BANDS = 8
+    STEPS = 64
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
+        # one texture, opaque background at its foot to clear at its head: no bands
+        ramp = np.zeros((self.STEPS, 1, 4), np.uint8)
+        ramp[:, 0, :3] = [round(c * 255) for c in theme.BACKGROUND[:3]]
+        ramp[:, 0, 3] = np.linspace(255, 0, self.STEPS).round()
+        texture = Texture.create(size=(1, self.STEPS), colorfmt="rgba")
+        texture.blit_buffer(ramp.tobytes(), colorfmt="rgba", bufferfmt="ubyte")
         with self.canvas.after:
-            self._bands = []
-            for k in range(self.BANDS):
-                Color(*theme.BACKGROUND[:3], (k + 1) / self.BANDS)
-                self._bands.append(Rectangle(size=(0, 0)))
+            Color(1, 1, 1, 1)
+            self._fade = Rectangle(texture=texture, size=(0, 0))
         redraw = Clock.create_trigger(self._draw, -1)
         self.fbind("pos", redraw)
         self.fbind("size", redraw)
@@ -280,14 +287,17 @@ class FadingScroll(ScrollView):
         super().add_widget(widget, *args, **kwargs)
         widget.fbind("height", self._redraw)
 
+    @property
+    def fade_height(self) -> float:
+        """How tall the fade is drawn now (0: none)."""
+        return float(self._fade.size[1])
+
     def _draw(self, *_args: object) -> None:
         content = self.children[0] if self.children else None
         more_below = content is not None and content.height > self.height + 1 and \
             self.scroll_y > 0.001
-        band = min(self.fade, self.height / 3) / self.BANDS if more_below else 0
-        for k, rectangle in enumerate(self._bands):  # the last band, at the edge, opaque
-            rectangle.pos = (self.x, self.y + (self.BANDS - 1 - k) * band)
-            rectangle.size = (self.width, band)
+        self._fade.pos = self.pos
+        self._fade.size = (self.width, min(self.fade, self.height / 3) if more_below else 0)
 
 
 def _flat(points: Sequence[tuple[float, float]]) -> list[float]:
