@@ -115,6 +115,8 @@ class Library:
         self.games = self.home / "games"
         self.exports = self.home / "exports"
         self.problem: str | None = None
+        self.write_error: OSError | None = None
+        """Why nothing can be written here, for the screen to say in the players' words."""
         """Why no new game can be kept here (a read-only disk), when none can; the games
         already kept are still listed."""
         try:
@@ -125,6 +127,7 @@ class Library:
                 raise OSError(code, os.strerror(code))
         except OSError as error:
             self.problem = f"{self.games} cannot be written: {error.strerror}"
+            self.write_error = error
 
     def new_game(self, setup: Setup, now: datetime | None = None) -> Journal:
         stamp = (now or datetime.now(UTC)).strftime("%Y%m%d-%H%M%S")

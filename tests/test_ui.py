@@ -446,7 +446,11 @@ def test_a_read_only_home_starts_the_app_and_says_why_nothing_is_kept(tmp_path):
         subprocess.run(["mount", "-o", "remount,ro", str(home)], check=True)
         empty = drive("read_only_home", "800x480", home)
         assert empty["screen"] == "home" and empty["kind"] == "refused"
-        assert "No game can be saved" in empty["message"] and empty["library_problem"]
+        assert "No game can be saved: the disk is read-only." in empty["message"]
+        assert empty["library_problem"] and str(home) not in empty["message"]  # no path
+        assert empty["new_game_available"] is False
+        assert empty["new_game_said"] == "No game can be saved: the disk is read-only."
+        assert empty["after_new_game"] == "home"
 
         subprocess.run(["mount", "-o", "remount,rw", str(home)], check=True)
         (home / "games").mkdir()
@@ -456,6 +460,8 @@ def test_a_read_only_home_starts_the_app_and_says_why_nothing_is_kept(tmp_path):
         holding = drive("read_only_home", "800x480", home)
         assert holding["screen"] == "home" and holding["kind"] == "refused"
         assert "cannot be played on: the disk is read-only" in holding["message"]
+        assert holding["message"].endswith("No new game can be saved either.")
+        assert holding["resume_available"] is False  # it looks so; a tap says why
     finally:
         subprocess.run(["umount", "-l", str(home)], capture_output=True)
 

@@ -1019,7 +1019,12 @@ def scenario_read_only_home():  # type: ignore[no-untyped-def]
     result["screen"] = app.manager.current
     result["message"], result["kind"] = app.message, app.message_kind
     result["library_problem"] = app.session.library.problem
+    result["resume_available"] = screen("home").ids.resume.available
+    result["new_game_available"] = screen("home").ids.new_game.available
     shot("read-only-home")
+    tap(screen("home").ids.new_game)
+    yield from settle()
+    result["new_game_said"], result["after_new_game"] = app.message, app.manager.current
 
 
 def scenario_hostile_calibration():  # type: ignore[no-untyped-def]

@@ -52,7 +52,7 @@ from ui.screens.play import PlayScreen
 from ui.screens.settings import SettingsScreen
 from ui.session import Outcome, Session
 from ui.system import notify
-from ui.words import error_text
+from ui.words import error_text, unwritable_words
 from vision.config import Calibration, CalibrationError, load_calibration
 from synthetic.teaching import demo_calibration
 
@@ -241,9 +241,11 @@ class CompanionApp(App):
         self.manager = manager
         self.show(start)
         library = self.session.library
-        if library.problem is not None:
-            problem = " ".join(filter(None, [problem, _("No game can be saved: {reason}.").format(
-                reason=library.problem)]))
+        reason = unwritable_words(library)
+        if reason:
+            said = _("No new game can be saved either.") if problem and reason in problem \
+                else _("No game can be saved: {reason}.").format(reason=reason)
+            problem = " ".join(filter(None, [problem, said]))
         if problem:
             self.say(problem, "refused")
         Clock.schedule_interval(self._tick, 0.1)

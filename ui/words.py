@@ -12,6 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from companion.journal import JournalWriteError
+from companion.library import Library
 from companion.rules import (ACTION_TYPES, DEVELOP, DISCOVER, FLY, JUMP, SCAN, SPACE, TOP_UP, Card,
                              Coordinate, Develop, Discover, End, Event, Fly, Game, GameState,
                              Inventory, Jump, Redo, RulesError, Scan, Setup, TopUp, Undo)
@@ -331,6 +332,14 @@ def disk_words(error: OSError) -> str:
     return {errno.ENOSPC: _("the disk is full"), errno.EROFS: _("the disk is read-only"),
             errno.EACCES: _("the companion may not write there"),
             errno.EIO: _("the disk failed")}.get(error.errno or 0, str(error.strerror or error))
+
+
+def unwritable_words(library: Library) -> str:
+    """Why no game can be kept in ``library``, in the players' words (no path, no errno);
+    empty when games can be kept."""
+    if library.problem is None:
+        return ""
+    return disk_words(library.write_error) if library.write_error else library.problem
 
 
 def notice_text(notice: Notice) -> str:

@@ -17,7 +17,7 @@ from companion.library import GameRecord, shown_name
 from ui.i18n import _, ngettext
 from ui.screens import theme
 from ui.screens.widgets import ask
-from ui.words import when
+from ui.words import unwritable_words, when
 
 
 def record_title(record: GameRecord) -> str:
@@ -33,6 +33,8 @@ ROWS = 2
 class HomeScreen(Screen):
     resume_text = StringProperty("")
     can_resume = BooleanProperty(False)
+    can_save = BooleanProperty(True)
+    """A new game can be kept here (not on a read-only disk)."""
     has_games = BooleanProperty(False)
     stick = BooleanProperty(False)
     """A USB stick is mounted and writable (looked for every second while home is shown)."""
@@ -92,7 +94,9 @@ class HomeScreen(Screen):
         app = App.get_running_app()
         app.entering = app.inventory_for = ""
         current = app.session.library.in_progress()
-        self.can_resume = current is not None
+        # on a disk nothing can be written to, no game is played (a tap says why)
+        self.can_save = app.session.library.problem is None
+        self.can_resume = current is not None and self.can_save
         self.resume_text = (_("Resume: {game}").format(game=", ".join(current.players))
                             if current else _("Resume game"))
         waiting = self.ids.waiting
@@ -125,7 +129,12 @@ class HomeScreen(Screen):
     def new_game(self) -> None:
         """A new game over an unfinished one asks once (the unfinished one stays saved)."""
         app = App.get_running_app()
-        current = app.session.library.in_progress()
+        library = app.session.library
+        reason = unwritable_words(library)
+        if reason:
+            app.say(_("No game can be saved: {reason}.").format(reason=reason), "refused")
+            return
+        current = library.in_progress()
         if current is None:
             app.show("setup")
             return
