@@ -115,10 +115,10 @@ class Library:
         self.games = self.home / "games"
         self.exports = self.home / "exports"
         self.problem: str | None = None
-        self.write_error: OSError | None = None
-        """Why nothing can be written here, for the screen to say in the players' words."""
         """Why no new game can be kept here (a read-only disk), when none can; the games
         already kept are still listed."""
+        self.write_error: OSError | None = None
+        """The error behind ``problem``, for the screen to say in the players' words."""
         try:
             self.games.mkdir(parents=True, exist_ok=True)
             if not os.access(self.games, os.W_OK):  # a read-only disk that holds games

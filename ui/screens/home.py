@@ -97,8 +97,8 @@ class HomeScreen(Screen):
         # on a disk nothing can be written to, no game is played (a tap says why)
         self.can_save = app.session.library.problem is None
         self.can_resume = current is not None and self.can_save
-        self.resume_text = (_("Resume: {game}").format(game=", ".join(current.players))
-                            if current else _("Resume game"))
+        self.resume_text = (_("Resume: {game}").format(
+            game=", ".join(map(shown_name, current.players))) if current else _("Resume game"))
         waiting = self.ids.waiting
         waiting.clear_widgets()
         finished = app.session.library.finished()
