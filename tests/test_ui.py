@@ -369,6 +369,9 @@ def test_a_first_boot_with_a_camera_opens_on_calibration_with_its_guidance(tmp_p
     assert problems_of(result) == {}
     assert result["start_screen"] == "calibration" and result["welcome"] is True
     assert result["back_text"] == "Later: go to the games"
+    # where the marker sheet comes from: a stick to plug in, then the button that fills it
+    assert "(plug in a USB stick to get it)" in result["steps"][0]
+    assert "(tap Marker sheet to the USB stick)" in result["steps"][1]
     assert result["back_text_after"] == "Done: go to the games"
     assert result["sheets"] == ["markers.pdf", "stickers.pdf"]
     for sheet in result["sheets"]:

@@ -708,11 +708,13 @@ def scenario_first_boot():  # type: ignore[no-untyped-def]
     result["welcome"] = app.first_boot
     result["back_text"] = calibration.ids.back.text
     shot("first-boot")
+    steps = [screen("calibration").ids.steps.text]
     STICK.mkdir()  # no computer at hand: the sheets to print come on a stick
     while not calibration.offer_sheets and time.monotonic() < deadline + 5:
         yield
     yield from settle()
     shot("first-boot-stick")
+    result["steps"] = steps + [screen("calibration").ids.steps.text]
     tap(calibration.ids.sheets)
     yield from settle()
     result["sheets"] = sorted(p.name for p in (STICK / "space-mission-records").iterdir())
