@@ -135,6 +135,11 @@ def layout_problems(window: Widget, scale: float = 1.0) -> list[str]:
             if tw > widget.width + SLACK or th > widget.height + SLACK:
                 problems.append(f"{_name(widget)}: its text ({tw}x{th}) does not fit "
                                 f"{widget.width:.0f}x{widget.height:.0f}")
+            # (Kivy's own default is "bottom", unset: only "top" is asked for here)
+            unsized = not widget.text_size or widget.text_size[1] is None
+            if widget.valign == "top" and unsized and th < widget.height - SLACK:
+                problems.append(f"{_name(widget)}: its text floats in the middle of its box, "
+                                "not at its top")
             broken = _broken_word(widget)
             if broken:
                 problems.append(f"{_name(widget)}: the word {broken!r} breaks across lines")

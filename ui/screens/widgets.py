@@ -99,6 +99,8 @@ class FitLabel(Label):
         if not fits and self.cut:
             self.shorten = True
             self.texture_update()
+        if self.valign != "middle":  # measured by its lines' height; placed in the whole box
+            self.text_size = (self.width, self.height)
 
 
 ONE_LINE_FLOOR = 0.8
