@@ -92,6 +92,8 @@ def test_every_screen_and_state_is_whole_and_touchable(tmp_path, size, languages
     assert all(offered == {"calibrate": False, "teach": False}
                for offered in result["no_camera"].values())
     for language in languages.split(","):
+        # a camera proposal's question is the card's largest text (it was squeezed to 13 px)
+        assert result["question_font"][language] >= 15, language
         # Next looks unavailable until two players are seated
         assert result["next_available"][language] == [False, True], language
         # "no probes yet" wraps inside the jump gate's inner ring, not across its lines

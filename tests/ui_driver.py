@@ -426,6 +426,9 @@ def every_state():  # type: ignore[no-untyped-def]
     app.view = TrackerView((Proposal(jump, cards=(_card("B3/G2"),)),))
     yield from settle()
     shot("play-proposal")
+    question = find(play.ids.panel.card("proposal"), "FitLabel", text=play.ids.panel.card(
+        "proposal").question)
+    result.setdefault("question_font", {})[LANGUAGE] = question.font_size / app.scale
     scans = [Proposal(e, cards=(_card("G2/O1"),)) for e in play._legal.get("jump", [])[:3]]
     app.view = TrackerView(tuple(scans))
     yield from settle()
