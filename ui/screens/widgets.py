@@ -12,14 +12,13 @@ import re
 from collections.abc import Callable, Sequence
 
 import numpy as np
-
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.image import Image as CoreImage
 from kivy.core.text import DEFAULT_FONT, Label as CoreLabel
-from kivy.graphics.texture import Texture
 from kivy.factory import Factory
 from kivy.graphics import Color, Ellipse, Line, Mesh, Rectangle, RoundedRectangle, Triangle
+from kivy.graphics.texture import Texture
 from kivy.properties import (BooleanProperty, ListProperty, NumericProperty, ObjectProperty,
                              OptionProperty, StringProperty)
 from kivy.uix.behaviors import ButtonBehavior
