@@ -107,6 +107,8 @@ def test_every_screen_and_state_is_whole_and_touchable(tmp_path, size, languages
             assert result["box_fade"][language] > 0, language
         # the statistics show every name and header whole
         assert result["stat_cells_cut"][language] == [], language
+        # each column's values stand under its header: names at the left, figures centred
+        assert result["stat_aligns"][language] == [["left"]] + [["center"]] * 5, language
         # the space tile's icon has a cardboard rim, seen on the dark score sheet
         picture = cv2.imread(str(ARTIFACTS / f"end-results-{language}-{size}.png"))
         left, bottom, right, top = result["space_icon"][language]

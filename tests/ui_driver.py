@@ -486,6 +486,9 @@ def every_state():  # type: ignore[no-untyped-def]
     cells = [w for w in screen("history").ids.stats.children if w.text]
     result.setdefault("stat_cells_cut", {})[LANGUAGE] = [
         w.text for w in cells if w.shorten or w.texture_size[0] > w.width + 1]
+    table = screen("history").ids.stats.children[::-1]  # in reading order
+    result.setdefault("stat_aligns", {})[LANGUAGE] = [
+        sorted({w.halign for w in table[column::6]}) for column in range(6)]
     app.show("home")
     yield from settle()
     shot("home-games")

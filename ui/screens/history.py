@@ -43,16 +43,16 @@ class HistoryScreen(Screen):
                                              height=40 * app.scale))
         table = self.ids.stats
         table.clear_widgets()
-        for title, width in zip((_("Player"), _("Games"), _("Wins"), _("Win %"), _("Average"),
-                                 _("Best")), COLUMNS):
-            table.add_widget(Factory.StatCell(text=title, bold=True, size_hint_x=width))
+        rows = [(_("Player"), _("Games"), _("Wins"), _("Win %"), _("Average"), _("Best"))]
         for row in statistics(records):
-            cells = (row.name, str(row.games), str(row.wins), f"{row.win_rate:.0%}",
-                     "–" if row.average is None else decimal_words(row.average),
-                     "–" if row.best is None else str(row.best))
-            for text, width in zip(cells, COLUMNS):  # a name wraps onto a second line
-                table.add_widget(Factory.StatCell(text=text, size_hint_x=width,
-                                                  halign="left" if width > 1 else "center"))
+            rows.append((row.name, str(row.games), str(row.wins), f"{row.win_rate:.0%}",
+                         "–" if row.average is None else decimal_words(row.average),
+                         "–" if row.best is None else str(row.best)))
+        for number, cells in enumerate(rows):  # the headers bold; a name may wrap in two
+            for column, (text, width) in enumerate(zip(cells, COLUMNS)):
+                table.add_widget(Factory.StatCell(
+                    text=text, bold=number == 0, size_hint_x=width,
+                    halign="left" if column == 0 else "center"))
 
     def _row(self, record: GameRecord):  # type: ignore[no-untyped-def]
         app = App.get_running_app()
