@@ -24,6 +24,7 @@ from companion.journal import write_journal
 from companion.rules import Redo, Undo
 from companion.scoring import score
 from companion.simulate import simulate
+from ui.screens import theme
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts" / "ui"
@@ -70,7 +71,7 @@ def problems_of(result: dict) -> dict:
 @pytest.mark.parametrize(("size", "languages"), SIZES)
 def test_every_screen_and_state_is_whole_and_touchable(tmp_path, size, languages):
     result = drive("screens", size, tmp_path, UI_LANG=languages)
-    # five players, two with long names: every text 12 px or more at 800x480, none spilling
+    # five players, two with long names: every text 14 px or more at 800x480, none spilling
     assert "Jean-Christophe" in result["names"]
     assert problems_of(result) == {}
     assert result["missing"] == [], "strings without a translation"
@@ -116,6 +117,35 @@ def test_every_screen_and_state_is_whole_and_touchable(tmp_path, size, languages
         row = picture.shape[0] - round((bottom + top) / 2)
         rim = picture[row, round((left + right) / 2 - 0.45 * side)]
         assert rim.mean() > 150, (language, rim)
+        # the sheet's columns are headed by their pictures (no "Stationen" fits a column at a
+        # readable size); the legend under the chart shows each picture with its name
+        *heads, (player,) = result["sheet_heads"][language]
+        assert [category for category, _icons, _text in heads] == [
+            "", "jump_gate", "station_points", "minerals", "aliens", "matter", "water",
+            "medals", "space", "total"]
+        assert all(icons == 1 and text == "" for _category, icons, text in heads[1:-1])
+        assert heads[0][1:] == [0, player] and heads[-1][1] == 0 and heads[-1][2]
+        assert result["legend_icons"][language] == [1] * 8
+        # several jumps proposed at once (a joker): the question says jump, each choice is a
+        # planet's name on one line (three "Jump to Planet 12?" wrapped onto two)
+        choices = result["choices"][language]
+        assert choices[-1][0] == "×" and len(choices) >= 3
+        assert all(lines == 1 and not text.endswith("?") for text, lines in choices[:-1])
+        asked, jump_question = result["choices_question"][language]
+        assert asked == jump_question
+        # the planet picker: one look for all; one already in the ring says where ("2. Hazard")
+        picker = result["picker"][language]
+        assert {role for _text, role in picker} == {"plain"}
+        assert sum(text[0].isdigit() for text, _role in picker) == 8
+        # whose turn it is: a thick frame in the player's own colour (a white frame marks a
+        # target), seen on the token's left edge
+        colour, (left, bottom, right, top) = result["current_token"][language]
+        picture = cv2.imread(str(ARTIFACTS / f"play-mid-{language}-{size}.png"))
+        scale = picture.shape[1] / 800
+        edge = picture[picture.shape[0] - round((bottom + top) / 2),
+                       round(left + 2.5 * scale)][::-1] / 255
+        assert np.abs(edge - np.array(theme.PLAYER_FRAME[colour][:3])).max() < 0.12, \
+            (language, colour, edge)
 
 
 def test_every_shown_string_went_through_a_catalogue(tmp_path):
@@ -239,7 +269,7 @@ def test_on_the_kiosk_a_name_is_typed_on_the_docked_keyboard_of_the_language(
     ("en", "Final round: the last turn · action 2 of 2",
      "12 space tiles face up: the game ends after this round"),
     ("de", "Letzte Runde: der letzte Zug · Aktion 2 von 2",
-     "12 offene Space-Plättchen: das Spiel endet nach dieser Runde")])
+     "12 Space-Plättchen offen: Spielende nach dieser Runde")])
 def test_the_final_round_is_a_banner_and_the_gauge_says_the_end_is_reached(
         tmp_path, language, banner, gauge):
     """A game past its threshold (12 space tiles up, 10 end it), the last player's turn."""
@@ -494,6 +524,7 @@ def test_a_hostile_calibration_is_refused_on_screen_and_the_watchdog_fed_all_alo
     result = drive("hostile_calibration", "800x480", tmp_path, UI_SOAK_SECONDS="6")
     assert "layout part is unusable" in result["calibration_problem"]
     assert "cannot be used" in result["advice"] and "calibrate again" in result["advice"]
+    assert "1e+308" not in result["advice"]  # the file's fault is the log's, in its words
     assert result["camera_alive"] and result["frames"] > 20
     assert "fault" in result["statuses"]  # vision failed on its frames, and went on
     assert any("picture cannot be read" in words for words in result["camera_words"])

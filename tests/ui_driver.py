@@ -374,6 +374,9 @@ def every_state():  # type: ignore[no-untyped-def]
     setup.pick_planet(3)
     yield from settle()
     shot("setup-planet-picker")
+    result.setdefault("picker", {})[LANGUAGE] = [
+        [button.text, button.role] for button in modal().walk(restrict=True)
+        if type(button).__name__ == "TouchButton"]
     yield from close_modal()
     # five players, two with long names: they end in "…" rather than shrink unreadably
     sim = Simulation(5, 5, hide_rate=0.3, names=SCREEN_NAMES)
@@ -400,6 +403,9 @@ def every_state():  # type: ignore[no-untyped-def]
     app.say(app.session.log_lines()[-1].text, "done")
     yield from settle()
     shot("play-mid")
+    token = find(play, "PlayerToken", current=True)
+    result.setdefault("current_token", {})[LANGUAGE] = [token.color_name,
+                                                        list(window_rect(token))]
     result["log_fade"][LANGUAGE].append(fade_height(play))
     play.tap_action("jump")
     yield from settle()
@@ -433,6 +439,11 @@ def every_state():  # type: ignore[no-untyped-def]
     app.view = TrackerView(tuple(scans))
     yield from settle()
     shot("play-proposals")
+    choices = play.ids.panel.card("proposal").ids.choices.children[::-1]
+    result.setdefault("choices", {})[LANGUAGE] = [
+        [choice.text, len(choice._label._cached_lines)] for choice in choices]
+    result.setdefault("choices_question", {})[LANGUAGE] = [
+        play.ids.panel.card("proposal").question, i18n._("Jump to which planet?")]
     app.view = TrackerView()
     play.end_game()
     yield from settle()
@@ -471,6 +482,13 @@ def every_state():  # type: ignore[no-untyped-def]
     yield from settle()
     shot("end-results")
     space = find(screen("end"), "TileIcon", kind="SPC")
+    result.setdefault("sheet_heads", {})[LANGUAGE] = [
+        [head.category, len(find(head, "CategoryIcon").children),
+         find(head, "FitLabel").text] for head in screen("end").ids.sheet.children[::-1]
+        if type(head).__name__ == "SheetHeader"] + [[i18n._("Player")]]
+    result.setdefault("legend_icons", {})[LANGUAGE] = [
+        len(find(entry, "CategoryIcon").children) for entry in screen("end").walk()
+        if type(entry).__name__ == "LegendEntry"]
     result.setdefault("space_icon", {})[LANGUAGE] = list(window_rect(space))
     tap(screen("end").ids.qr)  # a phone reads it better large
     yield from settle()
@@ -814,7 +832,9 @@ def filled_share(widget) -> float:  # type: ignore[no-untyped-def]
     fill drawn for a taller panel was left), drawn in the gauge's fill colours."""
     import cv2
     import numpy as np
-    path = OUT / "gauge-check.png"
+    # one name per run: Kivy numbers its screenshots, and two runs side by side (pytest -n 2)
+    # took and deleted each other's
+    path = OUT / f"gauge-check-{LANGUAGE}-{Window.width}x{Window.height}.png"
     taken = Window.screenshot(name=str(path))
     image = cv2.imread(taken)[::-1]  # rows from the bottom, as Kivy counts
     Path(taken).unlink()

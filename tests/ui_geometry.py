@@ -15,7 +15,7 @@ from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
 TOUCH = 48
-READABLE = 12
+READABLE = 14
 """The smallest text, in px at 800x480 (the layout's scale times this at larger windows): a
 label shrunk under it to fit is too small to read at arm's length on the 7-inch screen."""
 SLACK = 1.0
@@ -102,6 +102,16 @@ def _broken_word(label: Label) -> str:
     return ""
 
 
+def _lines_dropped(label: Label) -> bool:
+    """A label whose text box has a height (asked for the top) shows only the lines that fit
+    it: Kivy drops the rest, and its texture still "fits"."""
+    if not label.text_size or label.text_size[1] is None or label.shorten or label.markup:
+        return False
+    shown = sum(len(word.text.replace(" ", "")) for line in label._label._cached_lines
+                for word in line.words)
+    return shown < len("".join(label.text.split()))
+
+
 def layout_problems(window: Widget, scale: float = 1.0) -> list[str]:
     """Everything wrong with what the window shows now, in words (empty when all is well)."""
     roots = [w for w in window.children if isinstance(w, ModalView)] or list(window.children)
@@ -140,6 +150,8 @@ def layout_problems(window: Widget, scale: float = 1.0) -> list[str]:
             if widget.valign == "top" and unsized and th < widget.height - SLACK:
                 problems.append(f"{_name(widget)}: its text floats in the middle of its box, "
                                 "not at its top")
+            if _lines_dropped(widget):
+                problems.append(f"{_name(widget)}: its last lines are cut off")
             broken = _broken_word(widget)
             if broken:
                 problems.append(f"{_name(widget)}: the word {broken!r} breaks across lines")

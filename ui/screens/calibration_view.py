@@ -61,8 +61,9 @@ def deck_words(calibration: Calibration) -> tuple[str, str]:
     model = calibration.cards
     if model is None:
         reason = calibration.cards_problem or _("The deck is not taught yet")
-        return (_("{reason}: cards are not read. Tap Teach the deck and photograph each card "
-                  "in the scan tray.").format(reason=reason), "refused")
+        # how to teach is the teach screen's to say, a tap away
+        return (_("{reason}: cards are not read. Tap Teach the deck.").format(reason=reason),
+                "refused")
     words = [ngettext("The reader knows {count} code of the deck.",
                       "The reader knows {count} codes of the deck.",
                       len(model.codes)).format(count=len(model.codes))]
@@ -103,9 +104,11 @@ class CalibrationScreen(Screen):
         self.calibrated = session.calibration.image_to_table is not None
         self.deck, self.deck_kind = deck_words(session.calibration)
         if session.calibration_problem and not self.advice:
+            # the file's fault in a programmer's words ("not 1e+308") is the log's; the
+            # table needs only what to do
             self.advice, self.advice_kind = _(
-                "The saved calibration cannot be used ({reason}): calibrate again. Play goes "
-                "on by touch.").format(reason=session.calibration_problem), "refused"
+                "The saved calibration is damaged and cannot be used: calibrate again. Play "
+                "goes on by touch."), "refused"
         self._event = Clock.schedule_interval(self.update_view, 0.5)
         self.update_view()
 

@@ -20,7 +20,7 @@ from companion.rules import TILE_KINDS, GameState, Inventory
 from companion.scoring import ScoreSheet, score
 from companion.tracker import TrackerView
 from ui.i18n import _, ngettext
-from ui.screens.widgets import ask, choice_button
+from ui.screens.widgets import CategoryIcon, ask, choice_button
 from ui.words import (column_name, notice_text, proposal_question, proposal_source,
                       tile_name)
 
@@ -55,29 +55,16 @@ class TileCounter(BoxLayout):
 
 
 class SheetHeader(BoxLayout):
-    """A score sheet column's head: the tile picture of its category (the pictures of the tile
-    picker) or the gate or station icon, over its short name (the players' column: a word)."""
+    """A score sheet column's head: the picture of its category alone (the legend under the
+    chart names each picture: a column 52 px wide holds no "Stationen" at a readable size),
+    or a word where there is no picture (the players, the total)."""
 
-    category = StringProperty("minerals")
+    category = StringProperty("")
     text = StringProperty("")
+    pictured = BooleanProperty(False)
 
-    PICTURES = {"minerals": "MIN-R", "aliens": "ALI-N", "matter": "MAT-G", "water": "WAT",
-                "medals": "MED", "space": "SPC"}
-
-    def __init__(self, **kwargs: object) -> None:
-        super().__init__(**kwargs)
-        self.fbind("category", self._build)
-        self._build()
-
-    def _build(self, *_args: object) -> None:
-        icon = self.ids.icon
-        icon.clear_widgets()
-        if self.category in self.PICTURES:
-            icon.add_widget(Factory.TileIcon(kind=self.PICTURES[self.category]))
-        elif self.category == "jump_gate":
-            icon.add_widget(Factory.StatGlyph(kind="gate"))
-        elif self.category == "station_points":
-            icon.add_widget(Factory.StatGlyph(kind="stations"))
+    def on_category(self, *_args: object) -> None:
+        self.pictured = CategoryIcon.has_picture(self.category)
 
 
 class EndScreen(Screen):

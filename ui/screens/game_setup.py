@@ -160,8 +160,10 @@ class GameSetupScreen(Screen):
             number=position + 1))
         for entry in app.session.box.planets:
             name = entry.planet.name
-            button = Factory.TouchButton(text=name, selected=name == self.ring[position],
-                                         role="plain" if name in self.ring else "quiet")
+            # one look for all (a dim one read as unavailable); a planet already in the ring
+            # says where, as the ring does ("2. Ruby Red"): picked, it swaps places
+            text = f"{self.ring.index(name) + 1}. {name}" if name in self.ring else name
+            button = Factory.TouchButton(text=text, selected=name == self.ring[position])
             button.bind(on_release=lambda _w, n=name: (self._place(position, n),
                                                       picker.dismiss()))
             picker.ids.names.add_widget(button)
@@ -242,7 +244,7 @@ class GameSetupScreen(Screen):
         for cell in range(9):
             position = positions.get(cell)
             if position is None:
-                button = Factory.TouchButton(text=_("Random ring"), role="quiet")
+                button = Factory.TouchButton(text=_("Random ring"))
                 button.bind(on_release=lambda _w: self.random_ring())
             else:
                 name = self.ring[position] if position < len(self.ring) else ""

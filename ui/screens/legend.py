@@ -20,6 +20,8 @@ class FrameSample(Widget):
     """A planet's frame as the board draws it: a station's colour, or white for a target."""
 
     frame_color = ListProperty(list(theme.TARGET))
+    core_color = ListProperty([0, 0, 0, 0])
+    """A station's frame is drawn with a core of the player's colour (see theme.FRAME_CORE)."""
 
 
 class LegendDialog(ModalView):
@@ -34,7 +36,8 @@ class LegendDialog(ModalView):
              _("A planet's coordinates: blue jump, green scan, two orange landing.")),
             ([Factory.TileCount(text="8")],
              _("Tiles left in its stack; dark once only space tiles lie face up.")),
-            ([Factory.FrameSample(frame_color=theme.PLAYER_FRAME[color]),
+            ([Factory.FrameSample(frame_color=theme.PLAYER_FRAME[color],
+                                 core_color=theme.PLAYER[color]),
               Factory.BoardMark(text="A", shape="station", color_name=color)],
              _("A frame in a player's colour and their mark framed twice: their station.")),
             ([Factory.FrameSample()],
@@ -50,8 +53,8 @@ class LegendDialog(ModalView):
             ([glyph(kind="cards")], _("Cards in hand.")),
             ([Factory.Note(text=_("{points} pts").format(points=9), bold=True)],
              _("Points already won: the jump gate's place and the stations (the tiles "
-               "count at the end). Chips left: tap the token.")),
-            ([], _("Tap a token or a planet for all that is known of it.")),
+               "count at the end). Chips left: tap the player's panel.")),
+            ([], _("Tap a player's panel or a planet for all that is known of it.")),
         ]
         for icons, text in rows:
             row = Factory.LegendRow(text=text)

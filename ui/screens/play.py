@@ -294,9 +294,15 @@ class PlayScreen(Screen):
             choices.add_widget(choice_button(_("Not this"), "plain",
                                             lambda: app.dismiss(proposals)))
         else:
-            card.question = _("Which is it?")
+            # jumps only (a joker read): the question says "jump", each choice is a planet's
+            # name alone, whole on one line ("Jump to Planet 12?" three times wrapped)
+            jumps = all(isinstance(p.event, Jump) for p in proposals)
+            card.question = _("Jump to which planet?") if jumps else _("Which is it?")
             for proposal in proposals[:MAX_CHOICES]:
-                button = choice_button(proposal_question(state, proposal), "good",
+                event = proposal.event
+                text = event.to if isinstance(event, Jump) and jumps else \
+                    proposal_question(state, proposal)
+                button = choice_button(text, "good",
                                       lambda p=proposal: app.act(app.session.confirm(p)))
                 button.state = "down" if demo_event == proposal.event else "normal"
                 choices.add_widget(button)

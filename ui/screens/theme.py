@@ -51,7 +51,11 @@ PLAYER = {"red": (0.86, 0.2, 0.18, 1), "blue": (0.2, 0.5, 0.92, 1),
           "black": (0.1, 0.1, 0.1, 1)}
 PLAYER_FRAME = {**PLAYER, "black": (0.6, 0.62, 0.68, 1)}
 """A player's colour as a frame or an outline: a black one is drawn grey, or it would vanish
-on the dark screen (a white frame means a target, so never white)."""
+on the dark screen. A thick frame (a station, the player whose turn it is) gets a core of
+``FRAME_CORE`` in ``PLAYER`` over it, so black shows as black between grey rims: grey alone
+looked white, and a white frame means a target."""
+FRAME_CORE = 2.0
+"""The width of a thick frame's core (px at 800x480)."""
 PLAYER_INK = {"red": (1, 1, 1, 1), "blue": (1, 1, 1, 1), "green": (1, 1, 1, 1),
               "yellow": (0.1, 0.1, 0.1, 1), "black": (1, 1, 1, 1)}
 """Text drawn on a player's colour."""
@@ -79,10 +83,10 @@ HATCH = (0.07, 0.08, 0.11, 0.8)
 """The stripes over the minus points."""
 
 # -- type scale (px at 800x480) ---------------------------------------------------------------
-READABLE = 12
+READABLE = 14
 """The smallest text a player must read, from across the table on the 7-inch screen: a label
 shrinks to fit no further (tests/ui_geometry.py holds every screen to it)."""
-SMALL = 12
+SMALL = 14
 BODY = 15
 LARGE = 18
 TITLE = 22

@@ -369,7 +369,37 @@ class Swatch(DrawnWidget):
                 hatch(rect, side / 3)
 
 
+class CategoryIcon(BoxLayout):
+    """A score category's picture: the tile picture of its kind (the tile picker's), or the
+    gate or station icon; nothing for a category without one (the total)."""
+
+    category = StringProperty("minerals")
+
+    PICTURES = {"minerals": "MIN-R", "aliens": "ALI-N", "matter": "MAT-G", "water": "WAT",
+                "medals": "MED", "space": "SPC"}
+    GLYPHS = {"jump_gate": "gate", "station_points": "stations"}
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self.fbind("category", self._build)
+        self._build()
+
+    @classmethod
+    def has_picture(cls, category: str) -> bool:
+        return category in cls.PICTURES or category in cls.GLYPHS
+
+    def _build(self, *_args: object) -> None:
+        self.clear_widgets()
+        if self.category in self.PICTURES:
+            self.add_widget(Factory.TileIcon(kind=self.PICTURES[self.category]))
+        elif self.category in self.GLYPHS:
+            self.add_widget(Factory.StatGlyph(kind=self.GLYPHS[self.category]))
+
+
 class LegendEntry(BoxLayout):
+    """A category's colour in the chart, its picture (the score sheet's column heads show
+    only the picture) and its name."""
+
     category = StringProperty("minerals")
     text = StringProperty("")
 
