@@ -110,6 +110,10 @@ def test_every_screen_and_state_is_whole_and_touchable(tmp_path, size, languages
         assert result["stat_cells_cut"][language] == [], language
         # each column's values stand under its header: names at the left, figures centred
         assert result["stat_aligns"][language] == [["left"]] + [["center"]] * 5, language
+        # a win rate as the language writes it, never broken before its sign
+        rates = result["win_rates"][language]
+        assert rates and all(rate.endswith("\u00a0%" if language == "de" else "%") and
+                             rate[0].isdigit() for rate in rates), (language, rates)
         # the space tile's icon has a cardboard rim, seen on the dark score sheet
         picture = cv2.imread(str(ARTIFACTS / f"end-results-{language}-{size}.png"))
         left, bottom, right, top = result["space_icon"][language]

@@ -507,6 +507,7 @@ def every_state():  # type: ignore[no-untyped-def]
     table = screen("history").ids.stats.children[::-1]  # in reading order
     result.setdefault("stat_aligns", {})[LANGUAGE] = [
         sorted({w.halign for w in table[column::6]}) for column in range(6)]
+    result.setdefault("win_rates", {})[LANGUAGE] = [w.text for w in table[9::6]]
     app.show("home")
     yield from settle()
     shot("home-games")

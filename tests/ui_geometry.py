@@ -93,7 +93,7 @@ def _broken_word(label: Label) -> str:
     width = label.text_size[0] if label.text_size else None
     if width is None or label.shorten or label.markup:
         return ""
-    room = width - 2 * label.padding[0] + SLACK
+    room = width - 2 * label.padding[0]  # Kivy breaks a word wider by a fraction of a px
     for word in label.text.split():
         measure = CoreLabel(font_size=label.font_size, font_name=label.font_name,
                             bold=label.bold)

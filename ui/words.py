@@ -99,6 +99,12 @@ def decimal_words(value: float) -> str:
     return f"{value:.1f}".replace(".", pgettext("decimal separator", "."))
 
 
+def percent_words(share: float) -> str:
+    """A share as the language writes a percentage ("100%", "100 %"), never broken before
+    its sign."""
+    return _("{percent}%").format(percent=f"{share:.0%}"[:-1]).replace(" ", "\u00a0")
+
+
 def place_words(place: int | None, tied: bool = False) -> str:
     """A gate place: "1st", "2nd", "=2nd" when shared; "–" for a player with no probe on the
     gate."""

@@ -13,11 +13,11 @@ from kivy.uix.screenmanager import Screen
 from companion.library import GameRecord, shown_name, statistics
 from ui.i18n import _, ngettext
 from ui.screens.home import record_title
-from ui.words import decimal_words
+from ui.words import decimal_words, percent_words
 
 SHOWN = 30
 """The newest games listed."""
-COLUMNS = (2.2, 1, 1, 1.3, 1.2, 1.3)
+COLUMNS = (2.1, 1, 1, 1.4, 1.2, 1.3)
 """The statistics table's column widths, in parts: the name's column the widest, so a long
 name ("Jean-Christophe", "Maria Antonietta") shows whole, on two lines at most."""
 
@@ -45,7 +45,7 @@ class HistoryScreen(Screen):
         table.clear_widgets()
         rows = [(_("Player"), _("Games"), _("Wins"), _("Win %"), _("Average"), _("Best"))]
         for row in statistics(records):
-            rows.append((row.name, str(row.games), str(row.wins), f"{row.win_rate:.0%}",
+            rows.append((row.name, str(row.games), str(row.wins), percent_words(row.win_rate),
                          "–" if row.average is None else decimal_words(row.average),
                          "–" if row.best is None else str(row.best)))
         for number, cells in enumerate(rows):  # the headers bold; a name may wrap in two
