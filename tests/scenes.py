@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
 
+from calibration.sticker_art import STICKER_MODULES
 from companion.box import load_box
 from companion.observations import StickerPayload
 from companion.rules import Card
@@ -44,6 +45,10 @@ def free_spot(scene: Scene, view: View, radius: float, rng: random.Random,
     return None
 
 
+TILE_PER_STICKER = 1.35
+"""A tile's side over its sticker's (quiet zone included)."""
+
+
 def tiles_scene(px_per_module: float, count: int, seed: int,
                 view: View | None = None, curl: float = 0.0) -> tuple[Scene, View]:
     """Stickered tiles scattered in a tray view, sized for ``px_per_module``, none touching;
@@ -52,7 +57,7 @@ def tiles_scene(px_per_module: float, count: int, seed: int,
     scene = Scene.table()
     view = view or tray_view(scene.layout)
     sticker_mm = sticker_mm_for(px_per_module, view)
-    tile_mm = sticker_mm * 1.35
+    tile_mm = sticker_mm * TILE_PER_STICKER
     for sticker in rng.sample(STICKERS, count):
         spot = free_spot(scene, view, tile_mm * 0.75, rng)
         if spot is None:
@@ -60,6 +65,32 @@ def tiles_scene(px_per_module: float, count: int, seed: int,
         scene.add_tile(sticker, spot, rng.uniform(-180, 180), sticker_mm=sticker_mm,
                        tile_mm=tile_mm, curl=rng.uniform(0, curl))
     return scene, view
+
+
+def module_px(tile: Truth) -> float:
+    """A sticker's pixels per module as the image shows it: the root of its tile's area in the
+    image, over the tile's width in modules."""
+    area = abs(cv2.contourArea(tile.corners.astype(np.float32)))
+    return math.sqrt(area) / TILE_PER_STICKER / STICKER_MODULES
+
+
+def tilted_tiles_frame(seed: int) -> Frame:
+    """A still of stickered tiles under a camera tilted 23-45 degrees, each code 3-4 px per
+    module in the image, blurred about 1.1 px, noisy, JPEG: where an independent set of table
+    photos left codes unread."""
+    rng = random.Random(900 + seed)
+    wanted, tilt = rng.uniform(3.0, 4.0), rng.uniform(23, 45)
+    view = replace(tray_view(margin=120.0), tilt=tilt, turn=rng.uniform(0, 360))
+    scene, view = tiles_scene(wanted, 6, 500 + seed, view=view, curl=0.3)
+    # a tilted view is zoomed out to keep its rectangle whole: size the stickers again by
+    # what the image shows of them
+    seen = [module_px(t) for t in render(scene, view, Degradation(), seed).truth
+            if t.kind == "tile"]
+    scene, view = tiles_scene(wanted * wanted / float(np.mean(seen)), 6, 500 + seed,
+                              view=view, curl=0.3)
+    degradation = Degradation(defocus=rng.uniform(0.9, 1.3), noise=rng.uniform(1, 3),
+                              jpeg=rng.randint(70, 92), light=rng.uniform(0, 0.3))
+    return render(scene, view, degradation, seed)
 
 
 def cards_scene(count: int, seed: int, view: View | None = None,

@@ -26,17 +26,23 @@ ATTEMPTS = ("zxing", "zxing-upscale")
 like a code but was not read, zxing-cpp on a bicubic 2x upscale, which recovers most codes
 under about 3 px per module (measured: 78 -> 93 of 96 tiles at 3 px/module under strong
 degradation; tests/test_sticker_reading.py, `make bench`)."""
+UNSKEW = (1.4, (0, 45, 90, 135))
+"""A still's patch stretched back 1.4 times (a camera tilted about 45 degrees from straight
+down) along four directions, one within 22.5 degrees of any tilt's: for a code foreshortened
+by a tilted camera, whose size zxing-cpp's detector misjudges ("invalid symbol size")."""
 LAST_RESORT = "zbar-shrunk"
 """zbar on a whole region averaged down by 2, then by 4 and so on while its long side stays
 at least ``SHRUNK_AT_LEAST`` px, when nothing else read anything there: a phone photo's code is
 large, and its noise and JPEG blocks, averaged away, no longer break zbar's finder. Measured on
 phone-like photos (``synthetic.qr_photos``, `make bench`)."""
 SHRUNK_AT_LEAST = 500
-STILL_ATTEMPTS = ATTEMPTS + ("zbar", LAST_RESORT)
+STILL_ATTEMPTS = ATTEMPTS + ("zxing-unskew", "zbar", LAST_RESORT)
 """A still photo also tries zbar: on rendered tables it adds nothing, but on real phone photos
 its finder reads codes zxing-cpp misses (5 of 137 in the issue's held-out set), and a still
 can afford it (on the few unread patches only). A still in which nothing at all was read
-tries zbar once more on the whole image, shrunk (``LAST_RESORT``)."""
+tries zbar once more on the whole image, shrunk (``LAST_RESORT``). Before zbar, a patch is
+unskewed (``UNSKEW``): four more reads of a patch cost a still little, and a live frame too
+much (its p99 went from 8 to 58 ms with hands passing)."""
 
 
 @dataclass(frozen=True)
@@ -150,13 +156,43 @@ def _attempt(gray: np.ndarray, attempt: str) -> list[tuple[bytes, np.ndarray]]:
     if attempt == "zxing-upscale":
         upscaled = cv2.resize(gray, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
         return [(data, points / 2) for data, points in decode_zxing(upscaled)]
+    if attempt == "zxing-unskew":
+        factor, directions = UNSKEW
+        for direction in directions:
+            matrix, size = _stretch(gray.shape, direction, factor)
+            stretched = cv2.warpAffine(gray, matrix, size, flags=cv2.INTER_CUBIC,
+                                       borderMode=cv2.BORDER_REPLICATE)
+            results = decode_zxing(stretched)
+            if results:
+                back = cv2.invertAffineTransform(matrix)
+                return [(data, order_clockwise(cv2.transform(points[None], back)[0]))
+                        for data, points in results]
+        return []
     raise ValueError(f"no such attempt: {attempt}")
+
+
+def _stretch(shape: tuple[int, ...], direction: float, factor: float,
+             ) -> tuple[np.ndarray, tuple[int, int]]:
+    """The affine map that stretches an image ``factor`` times along ``direction`` (degrees),
+    twice its size across (a code's modules stay over 2 px), shifted to fit whole."""
+    height, width = shape[:2]
+    turn = np.radians(direction)
+    axis = np.array([np.cos(turn), np.sin(turn)])
+    linear = 2 * (np.eye(2) + (factor - 1) * np.outer(axis, axis))
+    corners = np.array([[0, 0], [width, 0], [width, height], [0, height]], float) @ linear.T
+    offset = -corners.min(axis=0)
+    size = np.ceil(corners.max(axis=0) + offset).astype(int)
+    return np.hstack([linear, offset[:, None]]), (int(size[0]), int(size[1]))
 
 
 PATCH_EDGE = 48
 """Grey-level step (morphological gradient at half size) that counts as a module's edge."""
-PATCH_PX = (10, 120)
-"""Side of a code-like patch at half size (px): a sticker from 2 to 10 px per module."""
+PATCH_PX = (10, 200)
+"""Side of a code-like patch at half size (px): a sticker from 2 to 10 px per module, turned
+or foreshortened, merged with its tile's printed name."""
+PATCH_FILL = 0.25
+"""The least share of a patch's box its edges fill (a turned code with its tile's name
+beside it fills about 0.3)."""
 
 
 def unread_patches(gray: np.ndarray, known: Sequence[np.ndarray]) -> list[Box]:
@@ -174,7 +210,7 @@ def unread_patches(gray: np.ndarray, known: Sequence[np.ndarray]) -> list[Box]:
     for x, y, w, h, area in stats[1:count]:
         low, high = PATCH_PX
         if not (low <= w <= high and low <= h <= high and max(w, h) < 2.2 * min(w, h)
-                and area > 0.35 * w * h):
+                and area > PATCH_FILL * w * h):
             continue
         box = Box(2 * int(x), 2 * int(y), 2 * int(w), 2 * int(h))
         if any(box.contains(*points.mean(axis=0)) for points in known):

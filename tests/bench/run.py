@@ -113,6 +113,7 @@ SECTIONS = {
                lambda: vision_bench.bench_live(report),
                lambda: vision_bench.bench_read_rates(report),
                lambda: vision_bench.bench_fallbacks(report),
+               lambda: vision_bench.bench_tilted_stickers(report),
                lambda: vision_bench.bench_qr_photos(report),
                lambda: vision_bench.bench_cards(report),
                lambda: board_bench.bench_boards(report),
