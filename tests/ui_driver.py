@@ -273,7 +273,11 @@ def _enter_once(event):  # type: ignore[no-untyped-def]
             yield from settle()
             tap(modal().ids.confirm)  # the guard: the special case asks once
             return
-        tap(find(dialog.ids.tiles, "TileButton", kind=event.tile or ""))
+        assert not dialog.private  # the kinds wait for a tap: the screen is the table's
+        if event.tile is not None:
+            tap(dialog.ids.show_kinds)
+            yield from settle()
+            tap(find(dialog.ids.tiles, "TileButton", kind=event.tile))
         if event.reveal:
             tap(find(dialog, "TouchButton",
                      text=i18n._("Only space tiles are left now: turn them face up")))
@@ -421,6 +425,7 @@ def every_state():  # type: ignore[no-untyped-def]
     shot("play-tile-dialog")
     dialog = modal()
     if dialog is not None and hasattr(dialog, "choose"):
+        dialog.private = True
         dialog.choose("SPC" if game.setup.variant == "table" else None)
         dialog.toggle_reveal()
         yield from settle()

@@ -340,6 +340,6 @@ def taught_words(taught: Taught) -> str:
             + (" …" if len(taught.skipped) > 6 else "")))
     missing = missing_codes(taught.model.codes)
     if missing:
-        lines.append(_("Not taught yet (left unsure when seen): {codes}").format(
+        lines.append(_("Not taught yet, so never read: {codes}").format(
             codes=", ".join(missing[:12]) + (" …" if len(missing) > 12 else "")))
     return "\n".join(lines)

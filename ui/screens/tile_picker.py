@@ -19,8 +19,9 @@ from ui.words import error_text, tile_name
 
 
 class TileDialog(ModalView):
-    """Scan, develop or discover: which tile, from large pictures by category ("kind not
-    known" unless chosen), whether only space tiles are left now, and the special case."""
+    """Scan, develop or discover: whether only space tiles are left now, and the special case;
+    the tile's kind stays unknown unless a player asks to enter it (large pictures by
+    category, the others looking away)."""
 
     kind = StringProperty(SCAN)
     title = StringProperty("")
@@ -31,6 +32,9 @@ class TileDialog(ModalView):
     """The special case is open (an untouched stack)."""
     taking = BooleanProperty(True)
     answered = BooleanProperty(False)
+    private = BooleanProperty(False)
+    """The kinds are shown: a player asked to enter the tile's kind now, the others looking
+    away (by default it stays unknown until the end)."""
 
     def __init__(self, kind: str, events: list[Action], play: Callable[[Action], None],
                  cancel: Callable[[], None], **kwargs: object) -> None:
@@ -45,9 +49,9 @@ class TileDialog(ModalView):
         self.taking = any(takes_tile(state, e) for e in events)
         self.only_space = any(isinstance(e, Scan) and e.only_space for e in events)
         self.title = {
-            SCAN: _("Scan {planet}: which tile does {player} reserve?"),
-            DEVELOP: _("Develop {planet}: which tile does {player} take?"),
-            DISCOVER: _("Discover on {planet}: which tile does {player} take?")}[kind].format(
+            SCAN: _("Scan {planet}: {player} reserves a tile"),
+            DEVELOP: _("Develop {planet}: {player} takes a tile"),
+            DISCOVER: _("Discover on {planet}: {player} takes a tile")}[kind].format(
             planet=self.planet, player=me)
         grid = self.ids.tiles
         for kind_ in (None, *TILE_KINDS):

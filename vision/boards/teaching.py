@@ -118,7 +118,7 @@ def teach_boards(photos: list[BoardPhoto], seed: int = 0, views: int | None = No
     if unseen:
         raise BoardTeachingError(
             f"no taught board shows a {' or a '.join(map(str, unseen))}: teach a board that "
-            "does (the reader must have seen every number 1-4 as this print prints it)")
+            "does (the reader must have seen each number 1-4 in this print)")
     places, sizes = _placing(found)
     pairs = (_pair_layout(found, 0), _pair_layout(found, 1))
     views = views or min(VIEWS, VIEWS_PER_BOARD * len(found))
