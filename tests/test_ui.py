@@ -348,6 +348,7 @@ def test_box_set_up_reads_a_board_in_the_tray_with_the_taught_print(tmp_path):
     assert result["before"] != [3, 1, 4, 2]
     assert result["read_message"].startswith("Read Freezer: check it")
     assert result["after"] == [3, 1, 4, 2]
+    assert result["example_after_read"] is False  # the row says "checked" before Save too
     assert result["example_after_save"] is False
 
 
@@ -388,6 +389,9 @@ def test_the_deck_is_taught_on_the_touchscreen_from_the_scan_tray(tmp_path, size
     assert result["progress"].startswith("1 of 60 codes photographed")
     assert result["teach_available"] == [False, True]  # Teach now, before and after a photo
     assert result["taught_message"].startswith("Saved. Codes taught: 1.")
+    # the codes still missing are named once, on the progress line, and counted here
+    assert "59 codes are not taught yet" in result["taught_message"]
+    assert "B1/G1" not in result["taught_message"]
     assert result["codes_taught"] == ["B3/O1"]
     assert "Not taught yet: B1/G1" in result["deck_words"]
     assert result["deck_words"].startswith("The reader knows 1 code of the deck.")

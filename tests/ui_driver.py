@@ -1367,6 +1367,7 @@ def scenario_box_read():  # type: ignore[no-untyped-def]
     yield from settle()
     result["read_message"] = box.message
     result["after"] = [row.jump, row.scan, row.land1, row.land2]
+    result["example_after_read"] = row.example
     shot("box-read")
     tap(box.ids.save)
     yield from settle()

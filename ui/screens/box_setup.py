@@ -64,6 +64,7 @@ class BoxSetupScreen(Screen):
         """A tap on a coordinate counts it up, 1 to 4 and round again."""
         value = getattr(row, key)
         setattr(row, key, COORDINATE_NUMBERS[value % len(COORDINATE_NUMBERS)])
+        row.example = False  # looked at and set by hand: checked, even back to the same value
 
     def rows(self) -> list:  # type: ignore[type-arg]
         return list(reversed(self.ids.planets.children))
@@ -75,7 +76,7 @@ class BoxSetupScreen(Screen):
         for entry, row in zip(box.planets, self.rows()):
             planet = Planet(row.ids.name.text.strip() or entry.planet.name, row.jump, row.scan,
                             (row.land1, row.land2))
-            planets.append(BoxPlanet(planet, entry.example and planet == entry.planet))
+            planets.append(BoxPlanet(planet, row.example and planet == entry.planet))
         names = [p.planet.name for p in planets]
         if len(set(names)) != len(names):
             self.message = _("Two planets have the same name.")
@@ -112,4 +113,5 @@ class BoxSetupScreen(Screen):
         row = self.rows()[index]
         row.jump, row.scan = read.jump, read.scan
         row.land1, row.land2 = read.landing
+        row.example = False  # read from the box's own board: checked, once saved
         self.message = _("Read {planet}: check it, then save.").format(planet=row.ids.name.text)

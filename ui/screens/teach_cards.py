@@ -339,7 +339,8 @@ def taught_words(taught: Taught) -> str:
             photos=", ".join(reason.split(":", 1)[0] for reason in taught.skipped[:6])
             + (" …" if len(taught.skipped) > 6 else "")))
     missing = missing_codes(taught.model.codes)
-    if missing:
-        lines.append(_("Not taught yet, so never read: {codes}").format(
-            codes=", ".join(missing[:12]) + (" …" if len(missing) > 12 else "")))
+    if missing:  # counted: the progress line under the buttons names them
+        lines.append(ngettext("{count} code is not taught yet, so it is never read.",
+                              "{count} codes are not taught yet, so they are never read.",
+                              len(missing)).format(count=len(missing)))
     return "\n".join(lines)
