@@ -136,6 +136,9 @@ def test_every_screen_and_state_is_whole_and_touchable(tmp_path, size, languages
         assert choices[-1][0] == "×" and len(choices) >= 3
         assert all(lines == 1 and not text.endswith("?") for text, lines in choices[:-1])
         asked, jump_question = result["choices_question"][language]
+        # the proposed jumps' planets are outlined on the board, one or several
+        (one, proposed), (several, all_proposed) = result["proposed_targets"][language]
+        assert one == proposed and several == all_proposed and len(several) >= 2
         assert asked == jump_question
         # the planet picker: one look for all; one already in the ring says where ("2. Hazard")
         picker = result["picker"][language]

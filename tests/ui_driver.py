@@ -440,6 +440,7 @@ def every_state():  # type: ignore[no-untyped-def]
     question = find(play.ids.panel.card("proposal"), "FitLabel", text=play.ids.panel.card(
         "proposal").question)
     result.setdefault("question_font", {})[LANGUAGE] = question.font_size / app.scale
+    result.setdefault("proposed_targets", {})[LANGUAGE] = [[list(play.targets), [jump.to]]]
     scans = [Proposal(e, cards=(_card("G2/O1"),)) for e in play._legal.get("jump", [])[:3]]
     app.view = TrackerView(tuple(scans))
     yield from settle()
@@ -447,6 +448,8 @@ def every_state():  # type: ignore[no-untyped-def]
     choices = play.ids.panel.card("proposal").ids.choices.children[::-1]
     result.setdefault("choices", {})[LANGUAGE] = [
         [choice.text, len(choice._label._cached_lines)] for choice in choices]
+    result["proposed_targets"][LANGUAGE].append(
+        [sorted(play.targets), sorted(p.event.to for p in scans)])
     result.setdefault("choices_question", {})[LANGUAGE] = [
         play.ids.panel.card("proposal").question, i18n._("Jump to which planet?")]
     app.view = TrackerView()

@@ -279,6 +279,9 @@ class PlayScreen(Screen):
         demo_event = getattr(app.demo_move, "event", None)
         choices = card.ids.choices
         choices.clear_widgets()
+        # a proposed jump's planet is outlined on the board too (a tap there confirms it)
+        self.targets = [p.event.to for p in proposals[:MAX_CHOICES]
+                        if isinstance(p.event, Jump)]
         if len(proposals) == 1:
             card.question = proposal_question(state, proposals[0])
             choices.add_widget(choice_button(_("Not this"), "plain",
