@@ -127,6 +127,16 @@ def test_a_code_never_taught_is_left_unsure_not_read_as_another():
     assert wrong == [] and right >= (readable - len(shown & left_out)) * 0.6
 
 
+@pytest.mark.parametrize(("code", "chance", "read"), [
+    ("B?/O?", 0.86, False),  # another game's italic 7/7 in blue and brown discs, as read
+    ("B?/O?", 0.97, True), ("B?/O1", 0.86, True), ("B2/O1", 0.72, True),
+    ("B2/O1", 0.65, False)])
+def test_a_code_of_two_jokers_needs_more_certainty_than_one_with_a_digit(code, chance, read):
+    """No digit anchors a double joker: another game's two strange signs look like one."""
+    ranked = [(code, chance), ("B3/O1", chance / 10), (reader.UNTAUGHT, chance / 20)]
+    assert reader.sure_code(ranked) == (code if read else None)
+
+
 def test_teaching_says_which_codes_to_photograph_again():
     """Two photos of one colour pair with their labels swapped (B1/G2 shown as B2/G1, and the
     other way round): what they taught disagrees with every other photo, and teaching says so

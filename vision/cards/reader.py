@@ -47,6 +47,10 @@ SURE = 0.7
 """A card is read when its code is at least this likely."""
 MARGIN = 6.0
 """... and this many times likelier than any other taught code."""
+BOTH_JOKERS_SURE = 0.95
+"""A code of two jokers ("B?/O?") is read only when at least this likely: no digit anchors it,
+and another game's card with two strange signs in coloured discs looks like one (an italic
+7/7 was read as B?/O? at 0.86; right double-joker reads measured 0.97 to 1.0)."""
 UNTAUGHT = "untaught"
 """In ``code_scores``: numbers that are no taught code of the pair's colours."""
 LOOKS_LIKE_CARD = 0.5
@@ -408,14 +412,16 @@ def code_scores(top: np.ndarray, bottom: np.ndarray, model: CardModel,
 
 
 def sure_code(ranked: list[tuple[str, float]]) -> str | None:
-    """The code a pair is read as, when it is sure (``SURE``, ``MARGIN``): likelier by far
-    than the next taught code and than any pair of numbers that is no taught code (a card of
-    a code never taught is not read as the nearest taught one)."""
+    """The code a pair is read as, when it is sure (``SURE``, ``BOTH_JOKERS_SURE``,
+    ``MARGIN``): likelier by far than the next taught code and than any pair of numbers that
+    is no taught code (a card of a code never taught is not read as the nearest taught
+    one)."""
     if len(ranked) < 2 or ranked[0][0] == UNTAUGHT:
         return None
-    best = ranked[0][1]
+    code, best = ranked[0]
     rival = max(score for _, score in ranked[1:])
-    return ranked[0][0] if best >= SURE and best >= MARGIN * rival else None
+    least = BOTH_JOKERS_SURE if code.count("?") == 2 else SURE
+    return code if best >= least and best >= MARGIN * rival else None
 
 
 def _decided(pose: Pose, top: np.ndarray, bottom: np.ndarray, model: CardModel,
