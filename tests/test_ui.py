@@ -110,6 +110,9 @@ def test_every_screen_and_state_is_whole_and_touchable(tmp_path, size, languages
         assert result["stat_cells_cut"][language] == [], language
         # each column's values stand under its header: names at the left, figures centred
         assert result["stat_aligns"][language] == [["left"]] + [["center"]] * 5, language
+        # a kept game's row says who won first (the scores after it may end in "…")
+        summary, winner = result["game_summary"][language]
+        assert summary.startswith(winner), (language, summary)
         # a win rate as the language writes it, never broken before its sign
         rates = result["win_rates"][language]
         assert rates and all(rate.endswith("\u00a0%" if language == "de" else "%") and

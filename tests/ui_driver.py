@@ -516,6 +516,10 @@ def every_state():  # type: ignore[no-untyped-def]
     result.setdefault("stat_aligns", {})[LANGUAGE] = [
         sorted({w.halign for w in table[column::6]}) for column in range(6)]
     result.setdefault("win_rates", {})[LANGUAGE] = [w.text for w in table[9::6]]
+    result.setdefault("game_summary", {})[LANGUAGE] = [
+        screen("history").ids.games.children[-1].summary,
+        i18n.ngettext("winner: {names}", "shared win: {names}", 1).format(
+            names="Jean-Christophe")]
     app.show("home")
     yield from settle()
     shot("home-games")

@@ -74,7 +74,8 @@ class HistoryScreen(Screen):
                                   len(winners)).format(names=names)
         minutes = ngettext("{count} minute", "{count} minutes", record.minutes).format(
             count=record.minutes) if record.ended else ""
-        row.summary = " · ".join(filter(None, [scores, state_text, minutes]))
+        # the outcome first: a long list of scores ends in "…" on the row's one line
+        row.summary = " · ".join(filter(None, [state_text, scores, minutes]))
         open_text = (_("Play on") if not record.ended else _("Enter the tiles")
                      if record.tiles_missing else _("Score sheet"))
         row.ids.open.text = open_text
