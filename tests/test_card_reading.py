@@ -137,6 +137,27 @@ def test_a_code_of_two_jokers_needs_more_certainty_than_one_with_a_digit(code, c
     assert reader.sure_code(ranked) == (code if read else None)
 
 
+def _digit_patch(ink_bgr: tuple[int, int, int], paper=(235, 235, 235)) -> np.ndarray:
+    patch = np.full((reader.PATCH, reader.PATCH, 3), paper, np.uint8)
+    cv2.putText(patch, "4", (6, 19), cv2.FONT_HERSHEY_SIMPLEX, 0.7, ink_bgr, 2)
+    return cv2.GaussianBlur(patch, (3, 3), 0.8)
+
+
+def test_a_coordinate_of_hardly_any_colour_does_not_contradict_its_spots_ink():
+    """A thin dark-blue digit, blurred, has almost no colour left: it shows no ink, so the
+    read stands (the spot named the ink); a patch of another ink still undoes the read."""
+    palette = Palette.plain()
+    navy, orange = _digit_patch((58, 44, 40)), _digit_patch((20, 120, 235))
+    assert reader.patch_ink(navy, palette) == reader.FAINT_INK
+    assert reader.patch_ink(orange, palette) == "O"
+    card = reader.CardRead(Card.parse("B4/O4"), 0.9, np.zeros((4, 2)))
+    read = reader._Read(card, 0.9, 0.9)
+    kept = reader._coloured(read, np.stack([navy, orange]), ("B", "O"), palette)
+    assert kept.read.card == card.card
+    undone = reader._coloured(read, np.stack([orange, orange]), ("B", "O"), palette)
+    assert undone.read.card is None and "colour" in undone.read.reason
+
+
 def test_teaching_says_which_codes_to_photograph_again():
     """Two photos of one colour pair with their labels swapped (B1/G2 shown as B2/G1, and the
     other way round): what they taught disagrees with every other photo, and teaching says so

@@ -151,25 +151,38 @@ def read_cards(bgr: np.ndarray, model: CardModel, card_px: float | None = None
 
 def _coloured(read: _Read, patches: np.ndarray, colours: tuple[str, str],
               palette: Palette) -> _Read:
-    """A card read stays read only when each of its two patches is plainly of its spot's
-    ink (a patch cut on a pale centre inside a badge of another ink is not)."""
-    if read.read.card is None or all(patch_ink(p, palette) == c
+    """A card read stays read only when neither of its two patches shows another ink than
+    its spot's (a patch cut on a pale centre inside a badge of another ink does). A patch
+    with hardly any colour (a thin dark-blue digit, blurred: ``FAINT``) shows none: the spot
+    named its ink."""
+    if read.read.card is None or all(patch_ink(p, palette) in (c, FAINT_INK)
                                      for p, c in zip(patches, colours)):
         return read
     return replace(read, read=CardRead(None, read.read.confidence, read.read.corners,
                                        "a coordinate's colour is not clear"))
 
 
+FAINT = 12.0
+"""A patch whose most coloured part is less colourful than this (a/b units; an ink's is about
+50) shows no ink at all."""
+FAINT_INK = "faint"
+"""``patch_ink`` of such a patch."""
+
+
 def patch_ink(patch: np.ndarray, palette: Palette) -> str | None:
     """The ink a coordinate's patch shows: the colour of the most coloured part of its
-    middle, when it is plainly one of the palette's."""
+    middle, when it is plainly one of the palette's; ``FAINT_INK`` when it is hardly
+    coloured at all; None when its colour is none of the inks, or between two."""
     margin = PATCH // 5
     middle = cv2.cvtColor(np.ascontiguousarray(patch[margin:-margin, margin:-margin]),
                           cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float64)
     a, b = middle[:, 1] - 128, middle[:, 2] - 128
     chroma = np.hypot(a, b)
     core = chroma >= np.percentile(chroma, 70)
-    return palette.name(float(a[core].mean()), float(b[core].mean()))
+    mean_a, mean_b = float(a[core].mean()), float(b[core].mean())
+    if np.hypot(mean_a, mean_b) < FAINT:
+        return FAINT_INK
+    return palette.name(mean_a, mean_b)
 
 
 @dataclass(frozen=True)
@@ -232,8 +245,8 @@ def _sought(pyramid: Pyramid, pairs: list[tuple[int, int]], poses: list[Pose],
             continue
         pose = cuts[n * len(offsets) + best]
         ink = patch_ink(coordinate_patches(pyramid, [pose], model)[loose], model.palette)
-        if ink is None:
-            continue
+        if ink is None or ink == FAINT_INK:
+            continue  # the coordinate found must name its own colour
         colour = (ink, colours[k][1]) if loose == 0 else (colours[k][0], ink)
         poses[k], colours[k], chances[k] = pose, colour, mine[best]
         reads[k] = _decided(pose, mine[best][0], mine[best][1], model, colour)
