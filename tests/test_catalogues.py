@@ -53,6 +53,23 @@ def test_tiles_and_refusals_speak_the_chosen_language():
     assert error_text(play_refusal).startswith("das Raumschiff von Ann steht auf dem Jump Gate")
 
 
+def test_a_teaching_refusal_speaks_the_chosen_language():
+    """Teaching refuses with a template, as the engine does: the teach screens show it in the
+    players' language (it was shown in English inside the German screen)."""
+    from vision.boards import BoardTeachingError, teach_boards
+    from vision.cards import TeachingError, teach
+    with pytest.raises(TeachingError) as cards:
+        teach([])
+    with pytest.raises(BoardTeachingError) as boards:
+        teach_boards([])
+    i18n.set_language("de")
+    assert error_text(cards.value) == "keine Fotos zum Anlernen"
+    assert error_text(boards.value).startswith("an den angetippten Stellen")
+    assert i18n.missing == set()
+    i18n.set_language("en")
+    assert error_text(cards.value) == str(cards.value) == "no photos to teach from"
+
+
 def test_the_log_says_each_event_and_what_an_undo_took_back_in_italian():
     i18n.set_language("it")
     game: Game = new_game(2)

@@ -373,7 +373,7 @@ def test_a_planet_board_is_photographed_with_four_taps_for_the_boards_print(tmp_
     assert len(taps) == 4 and taps[0] != taps[1]
     assert result["progress"] == "Boards photographed: 1. No board shows a 3 yet."
     assert result["kept_message"].startswith("Kept the board 2-2-1-4.")
-    assert "no taught board shows a 3" in result["taught_message"]
+    assert "no taught board shows these numbers: 3" in result["taught_message"]
     assert result["boards_taught"] is False
     assert "Teach the boards" in result["read_message"]
 

@@ -117,6 +117,11 @@ def _core_templates(tree: ast.Module, slots: TemplateSlots) -> Iterator[Message]
                     yield branch.value, None
 
 
+TEACHING_REFUSALS = (ROOT / "vision" / "cards" / "learning.py",
+                     ROOT / "vision" / "boards" / "teaching.py")
+"""Where teaching refuses a set of photos with a ``Template`` the teach screens show."""
+
+
 def extract() -> Catalog:
     """Every string the screens may show, in the order first met."""
     template = Catalog(project="space-mission-companion", domain=DOMAIN)
@@ -126,7 +131,7 @@ def extract() -> Catalog:
     for path in sorted((ROOT / "ui").rglob("*.kv")):
         sources.append((path, _kv_calls(path)))
     core = {path: ast.parse(path.read_text(encoding="utf-8"))
-            for path in sorted((ROOT / "companion").glob("*.py"))}
+            for path in [*sorted((ROOT / "companion").glob("*.py")), *TEACHING_REFUSALS]}
     slots = _template_slots(list(core.values()))
     for path, tree in core.items():
         sources.append((path, _core_templates(tree, slots)))

@@ -18,6 +18,7 @@ from companion.rules import (ACTION_TYPES, DEVELOP, DISCOVER, FLY, JUMP, SCAN, S
                              Inventory, Jump, Redo, RulesError, Scan, Setup, TopUp, Undo)
 from companion.tracker import Notice, Proposal
 from ui.i18n import _, ngettext, pgettext
+from vision.cards import TeachingError
 
 
 def action_name(kind: str) -> str:
@@ -323,7 +324,7 @@ def _word_params(params: dict[str, Any]) -> dict[str, Any]:
 
 def error_text(error: BaseException) -> str:
     """A refusal or a failure, in the players' language."""
-    if isinstance(error, RulesError):
+    if isinstance(error, RulesError | TeachingError):
         return _(error.template).format(**_word_params(error.params))
     if isinstance(error, JournalWriteError):
         return _("Not saved: {reason}. The last action was not recorded.").format(

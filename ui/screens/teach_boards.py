@@ -19,6 +19,7 @@ from calibration.board_album import add_board_photo, board_photos, teach_board_f
 from companion.rules import COORDINATE_NUMBERS
 from ui.i18n import _
 from ui.screens.calibration_view import to_texture
+from ui.words import error_text
 from vision.boards import BoardTeachingError, TaughtBoards
 
 log = logging.getLogger(__name__)
@@ -159,7 +160,7 @@ class TeachBoardsScreen(Screen):
         try:
             taught: TaughtBoards | str = teach_board_folder(self.album)
         except BoardTeachingError as error:
-            taught = str(error)
+            taught = error_text(error)
         except Exception as error:  # a fault while teaching must not end the app
             log.exception("teaching the boards failed")
             taught = repr(error)

@@ -25,6 +25,7 @@ from companion.rules import Card, MalformedEventError
 from ui.i18n import _, ngettext
 from ui.screens.calibration_view import to_texture
 from ui.screens.widgets import TouchButton
+from ui.words import error_text
 
 log = logging.getLogger(__name__)
 
@@ -251,7 +252,7 @@ class TeachCardsScreen(Screen):
         try:
             taught: Taught | str = teach_folder(self.album)
         except TeachingError as error:
-            taught = str(error)
+            taught = error_text(error)
         except Exception as error:  # a fault while teaching must not end the app
             log.exception("teaching failed")
             taught = repr(error)

@@ -27,7 +27,7 @@ from vision.boards.model import COLOURS, BoardPrint
 from vision.boards.reader import read_board
 from vision.cards.classifier import Committee
 from vision.cards.features import describe
-from vision.cards.learning import SIDE, SMALLEST_PHOTO, TEACHING_HUES
+from vision.cards.learning import SIDE, SMALLEST_PHOTO, TEACHING_HUES, TeachingError
 from vision.cards.model import LABELS
 from vision.cards.palette import Palette, settled
 from vision.cards.pose import Pose, Pyramid
@@ -52,7 +52,7 @@ MARGIN = 2.0
 """The board shown around a pair in its views, in the pair's coordinate sizes."""
 
 
-class BoardTeachingError(ValueError):
+class BoardTeachingError(TeachingError):
     """Board photos, taps or numbers that cannot teach a print; the message says why."""
 
 
@@ -111,14 +111,18 @@ def teach_boards(photos: list[BoardPhoto], seed: int = 0, views: int | None = No
                 samples.setdefault(spot.colour, []).append(colour)
     palette = settled(samples, palette)
     found = _tapped_all(photos, palette, TEACHING_HUES[1], skipped)
+    if not found and skipped:
+        raise BoardTeachingError("no board's four coordinates were found where they were "
+                                 "tapped ({first})", first=skipped[0])
     if not found:
         raise BoardTeachingError("no board's four coordinates were found where they were "
-                                 "tapped" + (f" ({skipped[0]})" if skipped else ""))
+                                 "tapped")
     unseen = sorted({1, 2, 3, 4} - {n for f in found for n in f.photo.numbers})
     if unseen:
         raise BoardTeachingError(
-            f"no taught board shows a {' or a '.join(map(str, unseen))}: teach a board that "
-            "does (the reader must have seen each number 1-4 in this print)")
+            "no taught board shows these numbers: {numbers}. Teach a board that does (the "
+            "reader must have seen each number 1 to 4 in this print)",
+            numbers=", ".join(map(str, unseen)))
     places, sizes = _placing(found)
     pairs = (_pair_layout(found, 0), _pair_layout(found, 1))
     views = views or min(VIEWS, VIEWS_PER_BOARD * len(found))

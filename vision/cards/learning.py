@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from companion.rules import Card
+from companion.rules import Card, Template
 from vision.cards.classifier import Classifier, Committee
 from vision.cards.features import describe
 from vision.cards.model import COVER_LABELS, LABELS, SPOT_LABELS, CardModel
@@ -74,7 +74,17 @@ log) is not taken for the card."""
 
 
 class TeachingError(ValueError):
-    """A set of photos that cannot teach a deck; the message says why and what to do."""
+    """A set of photos that cannot teach a deck; the message says why and what to do: an
+    English template and the values it names, which a screen translates (as the engine's
+    refusals)."""
+
+    def __init__(self, template: Template, **params: object) -> None:
+        super().__init__(template)
+        self.template = template
+        self.params = params
+
+    def __str__(self) -> str:
+        return self.template.format(**self.params) if self.params else self.template
 
 
 @dataclass(frozen=True)
@@ -124,7 +134,9 @@ def teach(photos: list[TeachingPhoto], seed: int = 0) -> Taught:
                "to show a card" for photo in photos if min(photo.image.shape[:2]) < SMALLEST_PHOTO]
     photos = [photo for photo in photos if min(photo.image.shape[:2]) >= SMALLEST_PHOTO]
     if not photos:
-        raise TeachingError("no photos to teach from" + (f" ({skipped[0]})" if skipped else ""))
+        if skipped:
+            raise TeachingError("no photos to teach from ({first})", first=skipped[0])
+        raise TeachingError("no photos to teach from")
     # the inks: first as their names say, then as the photos show them; the coordinates
     # looked for again with a nearer hue (a badge parted from a nebula of a near hue beside
     # it)
@@ -136,8 +148,9 @@ def teach(photos: list[TeachingPhoto], seed: int = 0) -> Taught:
     found = _coordinates(photos, spots, cards, skipped)
     if not found or len(found) < len(photos) // 2:
         raise TeachingError(
-            f"the coordinates were found in only {len(found)} of {len(photos)} photos: take "
-            "each card alone, flat, whole and well lit, filling most of the photo")
+            "the coordinates were found in only {found} of {photos} photos: take each card "
+            "alone, flat, whole and well lit, filling most of the photo",
+            found=len(found), photos=len(photos))
     ratios = _typical_ratios(found)
     outline = _outline(found)
     layout, found = _oriented(found, ratios)
