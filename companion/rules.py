@@ -115,8 +115,9 @@ never translates them. ``ui/catalogues.py`` collects every string passed where a
 ``Template``, and the screen translates the template where it shows it."""
 
 
-class RulesError(ValueError):
-    """Base of every refusal by the engine: an English template and the values it names."""
+class Refusal(ValueError):
+    """A refusal the players read: an English template and the values it names (the
+    engine's, and teaching's of a set of photos)."""
 
     def __init__(self, template: Template, **params: Any) -> None:
         super().__init__(template)
@@ -127,6 +128,10 @@ class RulesError(ValueError):
     def __str__(self) -> str:
         # formatted when shown, not when raised: the move generator refuses many candidates
         return self.template.format(**self.params) if self.params else self.template
+
+
+class RulesError(Refusal):
+    """Base of every refusal by the engine."""
 
 
 class MalformedEventError(RulesError):

@@ -15,10 +15,10 @@ from companion.journal import JournalWriteError
 from companion.library import Library
 from companion.rules import (ACTION_TYPES, DEVELOP, DISCOVER, FLY, JUMP, SCAN, SPACE, TOP_UP, Card,
                              Coordinate, Develop, Discover, End, Event, Fly, Game, GameState,
-                             Inventory, Jump, Redo, RulesError, Scan, Setup, TopUp, Undo)
+                             Inventory, Jump, Redo, Refusal, RulesError, Scan, Setup, TopUp,
+                             Undo)
 from companion.tracker import Notice, Proposal
 from ui.i18n import _, ngettext, pgettext
-from vision.cards import TeachingError
 
 
 def action_name(kind: str) -> str:
@@ -324,7 +324,7 @@ def _word_params(params: dict[str, Any]) -> dict[str, Any]:
 
 def error_text(error: BaseException) -> str:
     """A refusal or a failure, in the players' language."""
-    if isinstance(error, RulesError | TeachingError):
+    if isinstance(error, Refusal):
         return _(error.template).format(**_word_params(error.params))
     if isinstance(error, JournalWriteError):
         return _("Not saved: {reason}. The last action was not recorded.").format(

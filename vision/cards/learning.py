@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from companion.rules import Card, Template
+from companion.rules import Card, Refusal
 from vision.cards.classifier import Classifier, Committee
 from vision.cards.features import describe
 from vision.cards.model import COVER_LABELS, LABELS, SPOT_LABELS, CardModel
@@ -73,18 +73,9 @@ CARD_PROPORTION = 0.1
 log) is not taken for the card."""
 
 
-class TeachingError(ValueError):
-    """A set of photos that cannot teach a deck; the message says why and what to do: an
-    English template and the values it names, which a screen translates (as the engine's
-    refusals)."""
-
-    def __init__(self, template: Template, **params: object) -> None:
-        super().__init__(template)
-        self.template = template
-        self.params = params
-
-    def __str__(self) -> str:
-        return self.template.format(**self.params) if self.params else self.template
+class TeachingError(Refusal):
+    """A set of photos that cannot teach a deck; the message says why and what to do (a
+    screen translates it, as it does the engine's refusals)."""
 
 
 @dataclass(frozen=True)
