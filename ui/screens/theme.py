@@ -37,6 +37,9 @@ TEXT_UNAVAILABLE = (0.46, 0.49, 0.56, 1)
 TARGET = (1.0, 1.0, 1.0, 1)
 """The outline of a planet that is a target of the action being entered: white, which no
 player colour is, so a target never looks like a station."""
+PICKED = ACCENT
+"""The outline of a picked choice (a button, a tile picture): never white, which marks the
+board's targets alone."""
 
 #: Coordinate badges as printed: blue jump, green scan, orange landing.
 COORDINATE = {"B": (0.18, 0.45, 0.9, 1), "G": (0.15, 0.6, 0.32, 1),
