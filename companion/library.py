@@ -210,6 +210,11 @@ def shown_name(name: str) -> str:
     return " ".join(name.split())
 
 
+def shown_names(names: Iterable[str], between: str = ", ") -> str:
+    """Recorded names as a list is shown ("Ann, Ben"), each as ``shown_name`` shows it."""
+    return between.join(map(shown_name, names))
+
+
 def statistics(records: Iterable[GameRecord]) -> list[PlayerStatistics]:
     """Per person (``person``) over finished games: games, wins, win rate, average and best
     score, under the spelling of their name used most. A game whose tiles are missing counts

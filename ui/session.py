@@ -17,7 +17,7 @@ from pathlib import Path
 
 from companion.box import BoxProfile, load_box, save_box
 from companion.journal import Journal, JournalError, JournalWriteError
-from companion.library import ExportError, Library, record_of, shown_name
+from companion.library import ExportError, Library, record_of, shown_names
 from companion.observations import Observation
 from companion.rules import End, Event, GameState, Redo, RulesError, Setup, Undo
 from companion.tracker import Proposal, Tracker, TrackerView
@@ -113,7 +113,7 @@ class Session:
         reason = disk_words(error) if isinstance(error, OSError) else str(error)
         return Outcome(False, _("The unfinished game ({players}) cannot be played on: {reason}. "
                                 "Its record is kept as it is.").format(
-            players=", ".join(map(shown_name, record.players)), reason=reason), error)
+            players=shown_names(record.players), reason=reason), error)
 
     def open(self, path: Path) -> Outcome:
         """Open a kept record to play on, or to enter the tiles of a finished game."""

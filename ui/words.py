@@ -103,7 +103,7 @@ def decimal_words(value: float) -> str:
 def percent_words(share: float) -> str:
     """A share as the language writes a percentage ("100%", "100 %"), never broken before
     its sign."""
-    return _("{percent}%").format(percent=f"{share:.0%}"[:-1]).replace(" ", "\u00a0")
+    return _("{percent}%").format(percent=f"{share * 100:.0f}").replace(" ", "\u00a0")
 
 
 def place_words(place: int | None, tied: bool = False) -> str:

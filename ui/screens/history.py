@@ -10,7 +10,7 @@ from kivy.properties import StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
-from companion.library import GameRecord, shown_name, statistics
+from companion.library import GameRecord, shown_name, shown_names, statistics
 from ui.i18n import _, ngettext
 from ui.screens.home import record_title
 from ui.words import decimal_words, percent_words
@@ -68,10 +68,8 @@ class HistoryScreen(Screen):
         elif record.tiles_missing:
             state_text = _("tiles not entered yet")
         else:
-            winners = record.winners
-            names = ", ".join(map(shown_name, winners))
             state_text = ngettext("winner: {names}", "shared win: {names}",
-                                  len(winners)).format(names=names)
+                                  len(record.winners)).format(names=shown_names(record.winners))
         minutes = ngettext("{count} minute", "{count} minutes", record.minutes).format(
             count=record.minutes) if record.ended else ""
         # the outcome first: a long list of scores ends in "…" on the row's one line

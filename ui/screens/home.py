@@ -13,7 +13,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from companion.backup import BackupError, back_up, stick_mount, stick_ready
-from companion.library import GameRecord, shown_name
+from companion.library import GameRecord, shown_name, shown_names
 from ui.i18n import _, ngettext
 from ui.screens import theme
 from ui.screens.widgets import ask
@@ -22,7 +22,7 @@ from ui.words import unwritable_words, when
 
 def record_title(record: GameRecord) -> str:
     """A kept game in one line: when, and who played."""
-    players = ", ".join(map(shown_name, record.players))
+    players = shown_names(record.players)
     return _("{date} · {players}").format(date=when(record.started), players=players)
 
 
@@ -98,7 +98,7 @@ class HomeScreen(Screen):
         self.can_save = app.session.library.problem is None
         self.can_resume = current is not None and self.can_save
         self.resume_text = (_("Resume: {game}").format(
-            game=", ".join(map(shown_name, current.players))) if current else _("Resume game"))
+            game=shown_names(current.players)) if current else _("Resume game"))
         waiting = self.ids.waiting
         waiting.clear_widgets()
         finished = app.session.library.finished()
@@ -114,7 +114,7 @@ class HomeScreen(Screen):
             scores = ", ".join(f"{shown_name(r.name)} {r.total}" for r in record.results)
             recent.add_widget(self._row(_("{date}: {winners} won ({scores})").format(
                 date=when(record.started, short=True),
-                winners=" & ".join(map(shown_name, record.winners)), scores=scores), record))
+                winners=shown_names(record.winners, " & "), scores=scores), record))
         self.has_games = bool(lacking or shown)
 
     def _row(self, text: str, record: GameRecord) -> Widget:
