@@ -21,7 +21,7 @@ import pytest
 
 from calibration.album import missing_codes
 from companion.rules import Card
-from synthetic.card_faces import DECKS
+from synthetic.card_faces import DECKS, PX_PER_MM, REFERENCE_STYLE, draw_card
 from synthetic.teaching import DEMO_DECK, demo_model, teach_deck, teaching_photo, teaching_photos
 from tests.scenes import DECK, card_table, read_card_table
 from vision.cards import CardModel, Taught, TeachingError, TeachingPhoto, read_cards, teach
@@ -30,7 +30,7 @@ from vision.cards.palette import Palette
 from vision.cards.pose import Pose, Pyramid, patch_matrix, sample
 from vision.cards import reader
 from vision.cards.spot_looks import describe_spots
-from vision.cards.spots import find_spots
+from vision.cards.spots import Spot, find_spots
 from vision.config import Calibration, CalibrationError, load_calibration
 
 #: one test process teaches each deck once, for every test here (see the Makefile)
@@ -62,9 +62,10 @@ def read_tables(deck: str, model: CardModel, scenes: int = SCENES, first: int = 
 FLOORS = {"reference": 0.9, "fullbleed": 0.7}
 #: Teaching photos left out (each named, with the reason). The full-bleed deck's paintings
 #: hide its cards' outlines in some photos and pair up their own patches of the inks: its
-#: coordinates are found by the sizes and places the other photos show, and by where the
-#: card's outline lies around them (6 of its photos were left out before that).
-LEFT_OUT = {"reference": 0, "fullbleed": 1}
+#: coordinates are found by the sizes and places the other photos show, by where the card's
+#: outline lies around them, and last by what the network the other photos taught reads
+#: there (6 of its photos were left out before the first two, 1 before the last).
+LEFT_OUT = {"reference": 0, "fullbleed": 0}
 
 
 @pytest.mark.parametrize("deck", list(FLOORS))
@@ -158,6 +159,19 @@ def test_a_coordinate_of_hardly_any_colour_does_not_contradict_its_spots_ink():
     assert undone.read.card is None and "colour" in undone.read.reason
 
 
+def test_a_small_badge_with_art_of_another_ink_around_it_shows_its_own_ink():
+    """A patch cut around an orange number on a small pale badge, with green art filling the
+    rest of it: the mean of its coloured part is neither ink, but a third of it is orange,
+    so it shows orange; it does not show blue."""
+    palette = Palette.plain()
+    patch = _digit_patch((20, 120, 235))
+    patch[:, :7] = (60, 170, 70)  # the art: more of the patch's coloured part than the number
+    assert reader.patch_ink(patch, palette) is None
+    assert reader.shows_ink(patch, "O", palette)
+    assert not reader.shows_ink(patch, "B", palette)
+    assert not reader.shows_ink(_digit_patch((20, 120, 235)), "G", palette)
+
+
 def test_teaching_says_which_codes_to_photograph_again():
     """Two photos of one colour pair with their labels swapped (B1/G2 shown as B2/G1, and the
     other way round): what they taught disagrees with every other photo, and teaching says so
@@ -170,6 +184,67 @@ def test_teaching_says_which_codes_to_photograph_again():
     result = teach(photos)
     flagged = set(result.weak) | {s.split(".png")[0].replace("-", "/") for s in result.skipped}
     assert {"B1/G2", "B2/G1"} <= flagged
+
+
+def _on_a_table_of_its_colour(card: Card, label: Card) -> TeachingPhoto:
+    """A photo of a card printed with no rim on a cloth of its paper's colour, whose outline
+    no colour step shows, with two counters beside it: plain discs of its coordinates' inks,
+    sizes and distance apart. Two pairs of spots fit, and no outline says which is the
+    card's."""
+    style = replace(REFERENCE_STYLE, border=REFERENCE_STYLE.paper, decoration=False)
+    face = draw_card(card, style)
+    scale = 420 / face.shape[0]
+    face = cv2.resize(face, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    image = np.full((720, 960, 3), style.paper, np.uint8)
+    top, left = 150, 150
+    image[top:top + face.shape[0], left:left + face.shape[1]] = face
+    px = PX_PER_MM * scale
+    for coordinate, (x, y) in zip(card.coordinates, style.badge_centers_mm):
+        cv2.circle(image, (int(left + 400 + x * px), int(top + y * px)),
+                   int(style.badge_radius_mm * px), style.colors[coordinate.color], -1,
+                   cv2.LINE_AA)
+    grain = np.random.default_rng(3).normal(0, 2, image.shape)
+    image = np.clip(cv2.GaussianBlur(image, (0, 0), 1.0) + grain, 0, 255).astype(np.uint8)
+    return TeachingPhoto(f"{label.code.replace('/', '-')}.png", image, label)
+
+
+def test_a_card_the_colour_of_its_table_is_taught_by_what_its_numbers_show():
+    """A photo whose card cannot be told from its table is read back by the network the
+    other photos taught, and the deck learned again with it; one whose label is wrong (it
+    shows B2/G1, labelled B1/G2) is not, and is named."""
+    photos = teaching_photos(DECKS["reference"])[:14]
+    names = [p.card.code for p in photos]
+    plain = names.index("B2/G2")
+    photos[plain] = _on_a_table_of_its_colour(Card.parse("B2/G2"), Card.parse("B2/G2"))
+    photos[names.index("B1/G2")] = _on_a_table_of_its_colour(Card.parse("B2/G1"),
+                                                             Card.parse("B1/G2"))
+    result = teach(photos)
+    assert "B2/G2" in result.model.codes and "B1/G2" not in result.model.codes
+    assert [reason.split(":")[0] for reason in result.skipped] == ["B1-G2.png"]
+    reads = [r.card.code for r in read_cards(photos[plain].image, result.model) if r.card]
+    assert reads == ["B2/G2"]
+
+
+def test_a_number_and_its_bar_found_apart_place_one_card_and_a_second_card_rivals_it():
+    """Where the card's outline decides which pair of spots is its coordinates (its colour
+    not told from the table's at first): a number and the bar under it, found as two spots,
+    place the card a little apart, and are one card, not two rivals; the same pair on a
+    second card is a rival, and teaching asks for another photo."""
+    from vision.cards.learning import RIVALLED, _outlined
+    image = np.full((720, 1000, 3), (60, 120, 50), np.uint8)
+    place, aspect = np.array([0.2, 0.15, 0.8, 0.85]), 1.4
+
+    def card_at(left: int) -> list[tuple[Spot, Spot]]:
+        cv2.rectangle(image, (left, 150), (left + 300, 150 + 420), (235, 240, 240), -1)
+        top = Spot(left + 60.0, 213.0, 20.0, "B")
+        bar = Spot(left + 60.0, 227.0, 16.0, "B")
+        bottom = Spot(left + 240.0, 507.0, 20.0, "G")
+        return [((top, bottom), np.zeros(2)), ((bar, bottom), np.zeros(2))]
+
+    pairs = card_at(40)
+    assert _outlined(image, pairs, np.ones(2, bool), place, aspect) in (0, 1)
+    pairs += card_at(640)
+    assert _outlined(image, pairs, np.ones(4, bool), place, aspect) == RIVALLED
 
 
 def test_teaching_names_what_it_could_not_use():
@@ -337,17 +412,18 @@ def test_on_a_calibrated_table_a_number_on_a_narrow_panel_beside_art_of_its_ink_
 
 
 def test_a_number_partly_under_a_chip_is_unsure_not_read_as_another():
-    """Chipped full-bleed tables where a chip hides the top of a 2 or a 3: what is left looks
-    like a 4 to the number network (both its members, 0.9 and more), and the card was read as
-    G4/O2 or B4/O2. The cover judge, taught on the views' covered coordinates, leaves it
-    unsure. (Tables 403 and 409 are still read wrong so: the judge is not sure enough there.)"""
+    """Chipped full-bleed tables where a chip hides the top of a 2 or a 3: what is left may
+    look like a 4 to the number network (table 410: B3/G3 read as B4/G3). The cover judge,
+    taught on the views' covered coordinates, leaves it unsure. (Of tables 400-439, table 405
+    is still read wrong so: the judge is not sure enough there.)"""
     model = taught("fullbleed").model
     assert model.cover_judge is not None
-    for seed in (408, 412, 414):
+    for seed in (408, 410, 412, 414):
         table = card_table(DECKS["fullbleed"], seed, chipped=1.0)
         assert read_card_table(table, model)[2] == [], seed
-        # without the judge, the same network reads it wrong
-        assert read_card_table(table, replace(model, cover_judge=None))[2] != [], seed
+    # without the judge, the same network reads it wrong
+    table = card_table(DECKS["fullbleed"], 410, chipped=1.0)
+    assert read_card_table(table, replace(model, cover_judge=None))[2] != []
 
 
 def test_a_network_survives_its_stored_form_and_tells_apart_what_it_was_shown():

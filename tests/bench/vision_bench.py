@@ -299,7 +299,10 @@ def bench_cards(report) -> None:
                len(chipped), "reads", "0", not chipped)
         for line in chipped:
             print(f"    WRONG   {line}")
-        report("  teaching time", seconds, "s", "-", True)
+        per_fifty = seconds * 50 / max(taught.photos, 1)
+        report(f"  teaching time ({taught.photos} photos)", seconds, "s", "-", True)
+        report("  teaching time for 50 photos, at that pace", per_fifty, "s", "<= 60 s",
+               per_fifty <= 60)
         report("  codes reported weak", len(taught.weak), "codes", "-", True)
     median, p99 = statistics.median(alone), float(np.percentile(alone, 99))
     report(f"one card read from its area (median of {len(alone)})", median, "ms", "<= 10 ms",

@@ -51,15 +51,18 @@ class Palette:
 
     def name(self, a: float, b: float) -> str | None:
         """The ink a mean a/b colour is (a spot's), or None when it is no ink clearly."""
-        if math.hypot(a, b) < 1e-6:
-            return None
-        angle = math.degrees(math.atan2(b, a))
-        apart = sorted((_angle_between(angle, ink), colour)
-                       for colour, ink in zip(COLOURS, self.angles))
-        (best, colour), (second, _) = apart[0], apart[1]
-        if best > MAX_ANGLE or second - best < CLEAR_ANGLE:
-            return None
-        return colour
+        return str(self.names(np.array([a], np.float64), np.array([b], np.float64))[0]) or None
+
+    def names(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """The ink each of many a/b colours is ("" where none clearly): the nearest ink's
+        direction, within ``MAX_ANGLE`` of it and ``CLEAR_ANGLE`` nearer than any other."""
+        angle = np.degrees(np.arctan2(b, a))
+        apart = np.abs((angle[:, None] - np.array(self.angles)[None, :] + 180.0) % 360.0
+                       - 180.0)
+        order = np.sort(apart, axis=1)
+        clear = (order[:, 0] <= MAX_ANGLE) & (order[:, 1] - order[:, 0] >= CLEAR_ANGLE) & \
+            (np.hypot(a, b) >= 1e-6)
+        return np.where(clear, np.array(COLOURS)[np.argmin(apart, axis=1)], "")
 
     def to_json(self) -> dict[str, Any]:
         return {"angles": [round(a, 2) for a in self.angles],
@@ -87,7 +90,3 @@ def settled(samples: dict[str, list[tuple[float, float, float]]], fallback: Pale
         angles[k] = math.degrees(math.atan2(mean[1], mean[0]))
         chroma[k] = float(np.clip(np.median(np.hypot(found[:, 0], found[:, 1])), 5.0, 200.0))
     return Palette(tuple(angles), tuple(chroma))  # type: ignore[arg-type]
-
-
-def _angle_between(a: float, b: float) -> float:
-    return abs((a - b + 180.0) % 360.0 - 180.0)

@@ -69,7 +69,7 @@ these parts of the two coordinates' distance apart."""
 PLAIN = 0.9
 """A patch shows its number plainly when its chance is at least this."""
 BLANK = 0.5
-"""... and shows no coordinate when its chance of "nothing" is at least this."""
+"""A patch shows no coordinate when its chance of "nothing" is at least this."""
 SOUGHT_SURE = 0.95
 """A pair ``_sought`` moved is read when its code is at least this likely."""
 MOST_SOUGHT = 8
@@ -151,11 +151,9 @@ def read_cards(bgr: np.ndarray, model: CardModel, card_px: float | None = None
 
 def _coloured(read: _Read, patches: np.ndarray, colours: tuple[str, str],
               palette: Palette) -> _Read:
-    """A card read stays read only when neither of its two patches shows another ink than
-    its spot's (a patch cut on a pale centre inside a badge of another ink does). A patch
-    with hardly any colour (a thin dark-blue digit, blurred: ``FAINT``) shows none: the spot
-    named its ink."""
-    if read.read.card is None or all(patch_ink(p, palette) in (c, FAINT_INK)
+    """A card read stays read only when each of its two patches shows its spot's ink
+    (``shows_ink``): a patch cut on a pale centre inside a badge of another ink does not."""
+    if read.read.card is None or all(shows_ink(p, c, palette)
                                      for p, c in zip(patches, colours)):
         return read
     return replace(read, read=CardRead(None, read.read.confidence, read.read.corners,
@@ -167,22 +165,44 @@ FAINT = 12.0
 50) shows no ink at all."""
 FAINT_INK = "faint"
 """``patch_ink`` of such a patch."""
+INK_SHARE = 1 / 3
+"""A patch shows an ink when at least this share of its most coloured part is of it."""
 
 
-def patch_ink(patch: np.ndarray, palette: Palette) -> str | None:
-    """The ink a coordinate's patch shows: the colour of the most coloured part of its
-    middle, when it is plainly one of the palette's; ``FAINT_INK`` when it is hardly
-    coloured at all; None when its colour is none of the inks, or between two."""
+def _coloured_part(patch: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The a and b (Lab) of the most coloured part of a patch's middle: where its print is."""
     margin = PATCH // 5
     middle = cv2.cvtColor(np.ascontiguousarray(patch[margin:-margin, margin:-margin]),
                           cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(np.float64)
     a, b = middle[:, 1] - 128, middle[:, 2] - 128
     chroma = np.hypot(a, b)
     core = chroma >= np.percentile(chroma, 70)
-    mean_a, mean_b = float(a[core].mean()), float(b[core].mean())
+    return a[core], b[core]
+
+
+def patch_ink(patch: np.ndarray, palette: Palette) -> str | None:
+    """The ink a coordinate's patch shows: the colour of the most coloured part of its
+    middle, when it is plainly one of the palette's; ``FAINT_INK`` when it is hardly
+    coloured at all; None when its colour is none of the inks, or between two."""
+    a, b = _coloured_part(patch)
+    mean_a, mean_b = float(a.mean()), float(b.mean())
     if np.hypot(mean_a, mean_b) < FAINT:
         return FAINT_INK
     return palette.name(mean_a, mean_b)
+
+
+def shows_ink(patch: np.ndarray, colour: str, palette: Palette) -> bool:
+    """Whether a coordinate's patch may be of ``colour``: its most coloured part is of that
+    ink, or hardly coloured at all (a thin dark-blue digit, blurred: ``FAINT``; the spot named
+    its ink), or at least ``INK_SHARE`` of it is of that ink pixel by pixel (a small badge in
+    a card's corner, with art of another ink around it inside the patch: the mean of the two
+    is neither)."""
+    ink = patch_ink(patch, palette)
+    if ink in (colour, FAINT_INK):
+        return True
+    a, b = _coloured_part(patch)
+    named = palette.names(a, b)
+    return bool(np.mean(named == colour) >= INK_SHARE)
 
 
 @dataclass(frozen=True)
@@ -216,8 +236,10 @@ def _sought(pyramid: Pyramid, pairs: list[tuple[int, int]], poses: list[Pose],
             spot, loose = pairs[k][plain], 1 - plain
             if spot in done or spot in chosen or len(chosen) >= MOST_SOUGHT:
                 continue
+            # the partner's end shows no number plainly: nothing, or half a number (cut
+            # off its middle, it may look like a little of two)
             if chances[k][plain, :numbers].max() >= PLAIN and \
-                    chances[k][loose, numbers] >= BLANK:
+                    chances[k][loose, :numbers].max() < PLAIN:
                 chosen[spot] = (k, loose)
     if not chosen:
         return []
