@@ -23,11 +23,19 @@ SIZE = 2 * (PATCH // CELL - 1) ** 2 * 4 * BINS
 """Length of a patch's description."""
 
 
+CHUNK = 2048
+"""Patches described at once at the most: a deck's 50 000 teaching patches described at once
+raised teaching's peak memory from 1.4 to 2.0 GB; chunks are no slower."""
+
+
 def describe(patches: np.ndarray) -> np.ndarray:
     """N x PATCH x PATCH x 3 BGR patches as N x SIZE descriptions (float32)."""
     count = len(patches)
     if count == 0:
         return np.zeros((0, SIZE), np.float32)
+    if count > CHUNK:
+        return np.concatenate([describe(patches[start:start + CHUNK])
+                               for start in range(0, count, CHUNK)])
     # the patches one under another, as one image: OpenCV's per-pixel work is fastest so
     wide = np.ascontiguousarray(patches).reshape(count, PATCH * PATCH, 3)
     light, red, blue = cv2.split(cv2.cvtColor(wide, cv2.COLOR_BGR2YCrCb))
