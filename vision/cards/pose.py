@@ -14,6 +14,7 @@ views.
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass
 
 import cv2
@@ -87,14 +88,18 @@ def turned(matrix: np.ndarray, angle: float) -> np.ndarray:
 
 
 class Pyramid:
-    """An image and its halvings, made as they are needed."""
+    """An image and its halvings, made as they are needed (by one thread at a time: views of
+    one teaching photo are made side by side)."""
 
     def __init__(self, image: np.ndarray) -> None:
         self.levels = [image]
+        self._making = threading.Lock()
 
     def level(self, k: int) -> np.ndarray:
-        while len(self.levels) <= k:
-            self.levels.append(cv2.pyrDown(self.levels[-1]))
+        if len(self.levels) <= k:
+            with self._making:
+                while len(self.levels) <= k:
+                    self.levels.append(cv2.pyrDown(self.levels[-1]))
         return self.levels[k]
 
 

@@ -20,6 +20,8 @@ teaching within seconds.
 from __future__ import annotations
 
 import math
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
@@ -113,8 +115,9 @@ class Views:
     labels: list[str]
     """What each patch shows: a coordinate's number, or ``NOTHING``."""
     ratios: list[tuple[float, float]]
-    """For each view whose two coordinates the spot finder found: each spot's size over the
-    distance between the two (what the reader must expect of a card's spots)."""
+    """For each view whose two coordinates the spot finder found: each spot's extent along
+    the line between the two, over their distance apart (what the reader must expect of a
+    card's spots)."""
     missed: list[int]
     """Sources of the views in which the spot finder did not find both coordinates."""
     pairs: list[tuple[int, int, int]]
@@ -145,60 +148,82 @@ def make_views(sources: list[Source], deck: Deck, per_source: int, seed: int,
     """``per_source`` views of each source, cut into patches as the reader cuts them, with
     coordinates from ``smallest`` to ``LARGEST_PX`` pixels, a share ``covered`` of them
     with a coordinate partly under another card, a share ``banded`` in a flickering lamp's
-    bands."""
+    bands. Groups of views are made side by side, one a core, each from its own random
+    numbers (the views are the same on any machine): their work is mostly OpenCV's, which
+    lets go of the interpreter."""
     rng = np.random.default_rng(seed)
-    aside = np.random.default_rng(seed + 1)
     order = [k for k in range(len(sources)) for _ in range(per_source)]
     rng.shuffle(order)
+    groups = [order[start:start + GROUP] for start in range(0, len(order), GROUP)]
+    seeds = rng.integers(0, 2 ** 63, size=(len(groups), 2))
+    with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+        made = list(pool.map(lambda k: _group(sources, deck, groups[k], seeds[k], smallest,
+                                               covered, banded), range(len(groups))))
     views = Views(np.zeros((0, PATCH, PATCH, 3), np.uint8), [], [], [], [], [], [])
     patches: list[np.ndarray] = []
-    for start in range(0, len(order), GROUP):
-        size = math.exp(rng.uniform(math.log(smallest), math.log(LARGEST_PX)))
-        # a large coordinate is read from a halved image (``pose.sample``): the view is made
-        # at that level, with the camera's faults as halving leaves them
-        level = _level(size * max(deck.layout.sides) / deck.layout.size)
-        shown = size / 2 ** level
-        faults = _Faults.draw(rng, size, banded).halved(level)
-        group = order[start:start + GROUP]
-        drawn = [_whole_card(sources[k], deck, _view(rng, shown / deck.layout.size),
-                             faults.reach) for k in group]
-        looks = [_covered(rng, drawn, k, sources[index].labels, shown)
-                 if rng.random() < covered else (sources[index].labels, (0.0, 0.0))
-                 for k, index in enumerate(group)]
-        mosaic, origins = _mosaic([tile for tile, _ in drawn])
-        seen = faults.apply(rng, mosaic, origins, [tile.shape for tile, _ in drawn])
-        # the spots as the reader finds them in the camera's whole image (the view is made
-        # ``level`` times halved)
-        spots = find_spots(seen, deck.palette, first_scale=min(1.0, WORK_SCALE * 2 ** level),
-                           coarser=0)
-        pyramid = Pyramid(seen)
-        for index, (tile, to_tile), origin, (named, shares) in zip(group, drawn, origins,
-                                                                    looks):
-            to_mosaic = np.array([[1, 0, origin[0]], [0, 1, origin[1]], [0, 0, 1]]) @ to_tile
-            mine = [s for s in spots if origin[0] <= s.x < origin[0] + tile.shape[1]
-                    and origin[1] <= s.y < origin[1] + tile.shape[0]]
-            cuts, coordinates, paired = _cuts(rng, deck, sources[index], named, to_mosaic,
-                                              mine, shown, views)
-            others = [s for s in mine if s not in coordinates]
-            chosen = coordinates + [others[k] for k in rng.permutation(len(others))[:OTHERS]]
-            if chosen:
-                views.spots.append(describe_spots(pyramid, chosen))
-                views.spots_coordinate += [s in coordinates for s in chosen]
-            if paired:
-                views.pairs.append((len(patches), len(patches) + 1, index))
-            else:
-                views.missed.append(index)
-            for matrix, label in cuts:
-                patches.append(sample(pyramid, matrix))
-                views.labels.append(label)
-            # each coordinate as the reader cuts it, a little off, half covered included (its
-            # own generator: the numbers' lessons stay as they were)
-            ends = _through(to_mosaic, np.array([[0.0, 0.0], [0.0, 1.0]]))
-            ends = ends + aside.normal(0, JITTER * shown, ends.shape)
-            for matrix, share in zip(_both(Pose.between(tuple(ends[0]), tuple(ends[1])),
-                                           deck.layout), shares):
-                views.cover_patches.append(sample(pyramid, matrix))
-                views.covered.append(share >= COVER_SEEN)
+    for part in made:
+        views.pairs += [(top + len(patches), bottom + len(patches), index)
+                        for top, bottom, index in part.pairs]
+        patches += list(part.patches)
+        for name in ("labels", "ratios", "missed", "spots", "spots_coordinate",
+                     "cover_patches", "covered"):
+            getattr(views, name).extend(getattr(part, name))
+    views.patches = np.array(patches, np.uint8).reshape(-1, PATCH, PATCH, 3)
+    return views
+
+
+def _group(sources: list[Source], deck: Deck, group: list[int], seeds: np.ndarray,
+           smallest: float, covered: float, banded: float) -> Views:
+    """One group's views (``GROUP`` of them, sharing their camera's faults in one image),
+    ``make_views``' way."""
+    rng = np.random.default_rng(int(seeds[0]))
+    aside = np.random.default_rng(int(seeds[1]))
+    views = Views(np.zeros((0, PATCH, PATCH, 3), np.uint8), [], [], [], [], [], [])
+    patches: list[np.ndarray] = []
+    size = math.exp(rng.uniform(math.log(smallest), math.log(LARGEST_PX)))
+    # a large coordinate is read from a halved image (``pose.sample``): the view is made
+    # at that level, with the camera's faults as halving leaves them
+    level = _level(size * max(deck.layout.sides) / deck.layout.size)
+    shown = size / 2 ** level
+    faults = _Faults.draw(rng, size, banded).halved(level)
+    drawn = [_whole_card(sources[k], deck, _view(rng, shown / deck.layout.size),
+                         faults.reach) for k in group]
+    looks = [_covered(rng, drawn, k, sources[index].labels, shown)
+             if rng.random() < covered else (sources[index].labels, (0.0, 0.0))
+             for k, index in enumerate(group)]
+    mosaic, origins = _mosaic([tile for tile, _ in drawn])
+    seen = faults.apply(rng, mosaic, origins, [tile.shape for tile, _ in drawn])
+    # the spots as the reader finds them in the camera's whole image (the view is made
+    # ``level`` times halved)
+    spots = find_spots(seen, deck.palette, first_scale=min(1.0, WORK_SCALE * 2 ** level),
+                       coarser=0)
+    pyramid = Pyramid(seen)
+    for index, (tile, to_tile), origin, (named, shares) in zip(group, drawn, origins, looks):
+        to_mosaic = np.array([[1, 0, origin[0]], [0, 1, origin[1]], [0, 0, 1]]) @ to_tile
+        mine = [s for s in spots if origin[0] <= s.x < origin[0] + tile.shape[1]
+                and origin[1] <= s.y < origin[1] + tile.shape[0]]
+        cuts, coordinates, paired = _cuts(rng, deck, sources[index], named, to_mosaic, mine,
+                                          shown, views)
+        others = [s for s in mine if s not in coordinates]
+        chosen = coordinates + [others[k] for k in rng.permutation(len(others))[:OTHERS]]
+        if chosen:
+            views.spots.append(describe_spots(pyramid, chosen))
+            views.spots_coordinate += [s in coordinates for s in chosen]
+        if paired:
+            views.pairs.append((len(patches), len(patches) + 1, index))
+        else:
+            views.missed.append(index)
+        for matrix, label in cuts:
+            patches.append(sample(pyramid, matrix))
+            views.labels.append(label)
+        # each coordinate as the reader cuts it, a little off, half covered included (its
+        # own generator: the numbers' lessons stay as they were)
+        ends = _through(to_mosaic, np.array([[0.0, 0.0], [0.0, 1.0]]))
+        ends = ends + aside.normal(0, JITTER * shown, ends.shape)
+        for matrix, share in zip(_both(Pose.between(tuple(ends[0]), tuple(ends[1])),
+                                       deck.layout), shares):
+            views.cover_patches.append(sample(pyramid, matrix))
+            views.covered.append(share >= COVER_SEEN)
     views.patches = np.array(patches, np.uint8).reshape(-1, PATCH, PATCH, 3)
     return views
 
@@ -233,7 +258,8 @@ def _cuts(rng: np.random.Generator, deck: Deck, source: Source,
     pose = true_pose
     if found[0] is not None and found[1] is not None and found[0] is not found[1]:
         pose = Pose.between(found[0].centre, found[1].centre)
-        views.ratios.append((found[0].size / pose.length, found[1].size / pose.length))
+        views.ratios.append((found[0].extent_along(found[1].centre) / pose.length,
+                             found[1].extent_along(found[0].centre) / pose.length))
         # as found, and found a little further off (another camera, another light)
         ends = np.array([found[0].centre, found[1].centre])
         ends += rng.normal(0, JITTER * size, ends.shape)
