@@ -41,7 +41,7 @@ a number on a narrow pale panel runs into art of its own ink beside the panel an
 no spot of its own (at 14 px, 8 of 137 cards on the full-bleed deck's tables)."""
 SURROUNDS = (31, 11)
 """Sides of the squares around each pixel whose mean ink it must exceed (working px), each
-looked with apart: about twice the largest spot, so a badge's own ink does not hide it; and
+looked at apart: about twice the largest spot, so a badge's own ink does not hide it; and
 about a small number's size, so a patch of the same ink beside it does not. A third look
 compares each pixel with the ink that a square of the first side, lying over it, shows
 everywhere (an opening): a thin number on a pale badge in a card's corner, with a table of its
@@ -50,6 +50,13 @@ LEVEL = 0.3
 """How much more of its ink than its surroundings a pixel must show, and how much of the
 ink itself (a fraction of the deck's typical chroma): faint enough for coordinates in dim
 light."""
+DARKER = 25
+FAINT_LEVEL = 0.15
+"""A pixel this much darker (Lab lightness, 8-bit) than the mean of the smaller surround, and
+of an ink at least this much (half ``LEVEL``), is marked too: a thin number on a pale panel,
+blurred, is faint in its ink and stands out of art of that ink beside the panel only by its
+darkness (another generator's corner-index decks: 94.5 -> 96.7 % of cards found and read on
+one, 97.9 -> 98.7 % on another)."""
 PIXEL_ANGLE = 35.0
 """A pixel is of an ink only when its colour's direction is within this many degrees of the
 ink's (a purple nebula beside a blue badge is not blue)."""
@@ -90,6 +97,28 @@ class Spot:
     @property
     def centre(self) -> tuple[float, float]:
         return (self.x, self.y)
+
+    def extent_along(self, towards: tuple[float, float]) -> float:
+        """Its extent along the direction to the point ``towards`` (image pixels): a camera's
+        slant shortens a card's two coordinates' distance apart along the card, and each
+        coordinate's extent along it alike, not its longest axis. ``size`` where the spot
+        has no spread, or the point is its centre."""
+        return float(extents_along(np.array([self.spread]), np.array([self.size]),
+                                   np.array([towards[0] - self.x]),
+                                   np.array([towards[1] - self.y]))[0])
+
+
+def extents_along(spreads: np.ndarray, sizes: np.ndarray, dx: np.ndarray, dy: np.ndarray
+                  ) -> np.ndarray:
+    """``Spot.extent_along`` at once, for spots' spreads (N x 3, broadcast against the
+    directions ``dx``, ``dy``) and sizes."""
+    length = np.hypot(dx, dy)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ux, uy = dx / length, dy / length
+    variance = spreads[..., 0] * ux ** 2 + spreads[..., 1] * uy ** 2 \
+        + 2 * spreads[..., 2] * ux * uy
+    spread = spreads.any(axis=-1) & (length > 0)
+    return np.where(spread, 4.0 * np.sqrt(np.maximum(np.nan_to_num(variance), 0.0)), sizes)
 
 
 def find_spots(bgr: np.ndarray, palette: Palette, symbol_px: float | None = None,
@@ -143,8 +172,16 @@ def _spots_at(lab: np.ndarray, table: np.ndarray, scale: float, last: bool) -> l
                  for side in SURROUNDS]
     wide = cv2.getStructuringElement(cv2.MORPH_RECT, (SURROUNDS[0], SURROUNDS[0]))
     surrounds.append(cv2.morphologyEx(own, cv2.MORPH_OPEN, wide, borderType=cv2.BORDER_REFLECT))
-    for surround in surrounds:
-        marked = (inked & (cv2.subtract(own, surround) > level)).view(np.uint8)
+    marks = [(inked & (cv2.subtract(own, surround) > level)).view(np.uint8)
+             for surround in surrounds]
+    # a number's strokes that are faintly of an ink but plainly darker than what is right
+    # around them: a thin, blurred number on a pale panel, beside art of its own ink
+    light = lab[..., 0]
+    darker = cv2.subtract(cv2.boxFilter(light, -1, (SURROUNDS[1], SURROUNDS[1]),
+                                        borderType=cv2.BORDER_REFLECT), light) > DARKER
+    faint = own > int(round(FAINT_LEVEL * INK_UNIT))
+    marks.append((faint & darker[..., None]).view(np.uint8))
+    for marked in marks:
         for k in range(len(COLOURS)):
             mask = cv2.morphologyEx(np.ascontiguousarray(marked[..., k]), cv2.MORPH_CLOSE,
                                     closing)
