@@ -341,7 +341,7 @@ def test_calibrate_boards_teaches_the_print_from_tapped_photos(tmp_path):
     assert "learned the boards' print from 4 photo(s)" in result.stdout
     assert "skipped 1-1-1-1.png: no four taps" in result.stdout
     assert "skipped Freezer.png: not a board photo named by its four numbers" in result.stdout
-    assert json.loads(cal.read_text())["boards"]["kind"] == "boards-v1"
+    assert json.loads(cal.read_text())["boards"]["kind"] == "boards-v2"
 
 
 def test_calibrate_boards_says_what_is_wrong_with_a_folder(tmp_path):

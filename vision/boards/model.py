@@ -13,7 +13,8 @@ from vision.cards.model import LABELS
 from vision.cards.palette import Palette
 from vision.cards.views import Layout
 
-PRINT_KIND = "boards-v1"
+PRINT_KIND = "boards-v2"
+"""v2: the network reads the card wing's descriptions with their middle (v1's had none)."""
 COLOURS = ("B", "G", "O", "O")
 """The four coordinates' inks, in the order taught and read: jump, scan, landing, landing."""
 

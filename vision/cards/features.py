@@ -1,11 +1,17 @@
 """What the reader sees of a patch: the directions its print's edges run, cell by cell.
 
 A coordinate's number is told by its strokes' shape, whatever its colour and the light: each
-patch is described twice, by its lightness and by how strongly coloured it is (a dark number on
-a pale disc shows in the first, a coloured number on a pale panel in both), as histograms of
-edge directions over small cells, each 2 x 2 block of cells scaled to a unit length (a dim or
+patch is described by its lightness and by how strongly coloured it is (a dark number on a pale
+disc shows in the first, a coloured number on a pale panel in both), as histograms of edge
+directions over small cells, each 2 x 2 block of cells scaled to a unit length (a dim or
 washed-out print counts as much as a crisp one). Directions keep their sign: a dark stroke on
 light is not a light one on dark.
+
+The patch's middle half is described again, by its lightness in cells half as wide: a number
+printed small inside a large badge (a ring's, a hexagon's) is two cells tall in the whole
+patch's cells when the badge is 16 px, too few to tell a 3 from a 1; in the middle's it is
+four. (Another generator's decks, three styles: 98.9 -> 99.4 % of the coordinates at 16-24 px
+named surely, the ring style's 96.9 -> 99.1 %.)
 """
 
 from __future__ import annotations
@@ -19,10 +25,14 @@ CELL = 4
 """Pixels a side of a cell (six cells across a patch)."""
 BINS = 8
 """Edge directions per cell, over the full turn."""
-SIZE = 2 * (PATCH // CELL - 1) ** 2 * 4 * BINS
-"""Length of a patch's description."""
-
-
+MIDDLE = PATCH // 4
+"""The middle half of a patch starts this far in from each side ..."""
+MIDDLE_CELL = CELL // 2
+"""... and is described in cells this wide (six across it, as the whole patch)."""
+_BLOCKS = (PATCH // CELL - 1) ** 2 * 4 * BINS
+SIZE = 3 * _BLOCKS
+"""Length of a patch's description: the whole patch's lightness and colour, the middle's
+lightness."""
 CHUNK = 2048
 """Patches described at once at the most: a deck's 50 000 teaching patches described at once
 raised teaching's peak memory from 1.4 to 2.0 GB; chunks are no slower."""
@@ -42,7 +52,14 @@ def describe(patches: np.ndarray) -> np.ndarray:
     light = light.astype(np.float32).reshape(count * PATCH, PATCH)
     colour = cv2.magnitude(red.astype(np.float32) - 128.0,
                            blue.astype(np.float32) - 128.0).reshape(count * PATCH, PATCH)
-    return np.concatenate([_directions(light, count), _directions(colour, count)], axis=1)
+    light_maps = _direction_maps(light, count)
+    middle = light_maps.reshape(BINS, count, PATCH, PATCH)[
+        :, :, MIDDLE:PATCH - MIDDLE, MIDDLE:PATCH - MIDDLE]
+    return np.concatenate([
+        _blocks(light_maps, count, CELL),
+        _blocks(_direction_maps(colour, count), count, CELL),
+        _blocks(np.ascontiguousarray(middle).reshape(BINS, -1, PATCH - 2 * MIDDLE), count,
+                MIDDLE_CELL)], axis=1)
 
 
 def _tuning() -> np.ndarray:
@@ -57,9 +74,9 @@ _TUNING = _tuning()
 _ACROSS = np.array([[-1.0, 0.0, 1.0]], np.float32)
 
 
-def _directions(channel: np.ndarray, count: int) -> np.ndarray:
-    """Block-normalised histograms of edge directions of ``count`` patches one under another
-    (count * PATCH x PATCH) as count x ... descriptions."""
+def _direction_maps(channel: np.ndarray, count: int) -> np.ndarray:
+    """For ``count`` patches one under another (count * PATCH x PATCH), each pixel's edge
+    strength in each of the ``BINS`` directions (BINS x count * PATCH x PATCH)."""
     dx = cv2.filter2D(channel, -1, _ACROSS, borderType=cv2.BORDER_REPLICATE)
     dy = cv2.filter2D(channel, -1, _ACROSS.T, borderType=cv2.BORDER_REPLICATE)
     # no edge across a patch's border (a patch's neighbour in the stack is another patch)
@@ -67,12 +84,19 @@ def _directions(channel: np.ndarray, count: int) -> np.ndarray:
     dy.reshape(count, PATCH, PATCH)[:, [0, -1], :] = 0.0
     strength, angle = cv2.cartToPolar(dx, dy)
     steps = cv2.convertScaleAbs(angle, alpha=256 / (2 * np.pi))
-    cells = PATCH // CELL
+    return np.stack([cv2.multiply(cv2.LUT(steps, _TUNING[k]), strength)
+                     for k in range(BINS)])
+
+
+def _blocks(maps: np.ndarray, count: int, cell: int) -> np.ndarray:
+    """Block-normalised histograms of edge directions (``maps``: BINS x count * side x side)
+    over cells ``cell`` pixels wide, as count x ... descriptions."""
+    side = maps.shape[2]
+    cells = side // cell
     histogram = np.empty((BINS, count * cells, cells), np.float32)
     for k in range(BINS):
-        weight = cv2.multiply(cv2.LUT(steps, _TUNING[k]), strength)
-        # each cell's sum: an area resize averages CELL x CELL blocks
-        histogram[k] = cv2.resize(weight, (cells, count * cells), interpolation=cv2.INTER_AREA)
+        # each cell's sum: an area resize averages cell x cell blocks
+        histogram[k] = cv2.resize(maps[k], (cells, count * cells), interpolation=cv2.INTER_AREA)
     histogram = histogram.reshape(BINS, count, cells, cells).transpose(1, 2, 3, 0)
     blocks = np.concatenate([histogram[:, :-1, :-1], histogram[:, 1:, :-1],
                              histogram[:, :-1, 1:], histogram[:, 1:, 1:]], axis=-1)

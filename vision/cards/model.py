@@ -17,7 +17,9 @@ from vision.cards.classifier import Classifier, Committee
 from vision.cards.palette import Palette
 from vision.cards.views import NOTHING, Layout
 
-MODEL_KIND = "coordinates-v1"
+MODEL_KIND = "coordinates-v2"
+"""What a calibration file's taught deck is: v2 names patches from descriptions with their
+middle (``features``); a v1 network's inputs are no longer what the reader gives it."""
 NUMBERS = ("1", "2", "3", "4", "?")
 """What a coordinate's number may be; the classifier also names ``views.NOTHING``."""
 LABELS = NUMBERS + (NOTHING,)
