@@ -12,7 +12,9 @@
 3. A card whose two coordinates share a colour (``O1/O3``) does not say by its colours which
    is on top: its numbers do, as the other photos show them.
 4. Many views of every photo as a table's camera sees cards (``views``); the network learns
-   from their patches to name a coordinate's number, or nothing.
+   from their patches to name a coordinate's number, or nothing. Views of signs the deck does
+   not print (another game's 5 to 9 and letters, in the deck's badges and in other games',
+   ``foreign``) teach it that a badge of the deck's ink is not yet a coordinate.
 5. Checks: new views, never learned from, read as the reader reads them; and every photo read
    back whole. Codes that fail are reported, for another photo.
 """
@@ -34,19 +36,23 @@ from vision.cards.palette import Palette, settled
 from vision.cards.pose import Pose, Pyramid, patch_matrix, sample
 from vision.cards.reader import SURE, code_scores, coordinate_chances, read_cards, sure_code
 from vision.cards.spots import Spot, find_spots, ink_colour
-from vision.cards.views import Deck, Layout, Source, make_views, view_area
+from vision.cards.foreign import foreign_sources, other_game_sources
+from vision.cards.views import Deck, Layout, Source, Views, make_views, view_area
 
 SMALLEST_PHOTO = 64
 """Pixels along a teach photo's shorter side, at least: a card and its coordinates need more
 (a 1x5000 image is no photo)."""
 VIEWS = (40, 180)
 """Views made of each photo to learn from, at the fewest and the most: as many as
-``VIEW_PIXELS`` allows (a deck whose coordinates are small on its cards makes large views)."""
+``VIEW_PIXELS`` and ``ALL_VIEWS`` allow (a deck whose coordinates are small on its cards makes
+large views)."""
 VIEW_PIXELS = 180e6
-"""The pixels of all the views a deck is taught from, about: teaching's time (about 48 s for
-50 photos here, 1.4 GB at the most). The numbers at 16-24 px are what more views teach: on four
-decks of another generator's three styles, 94.7 % of cards were read from a third as many
-views, 96.5 % from two thirds, 98.5 % from these, none wrongly."""
+ALL_VIEWS = 7200
+"""The pixels of all the views a deck is taught from, about, and the views at the most:
+teaching's time (about 50 s here for 50 photos or more, 1.4 GB at the most). The numbers at
+16-24 px are what more views teach: on four decks of another generator's three styles, 94.7 %
+of cards were read from a third as many pixels, 96.5 % from two thirds, 98.5 % from these,
+none wrongly."""
 QUICK_VIEWS = 600
 """Views, of all the photos together, the network that reads unsettled teaching photos learns
 from: enough to read a sharp, close, upright card, in a tenth of a whole teaching's time."""
@@ -174,11 +180,17 @@ def teach(photos: list[TeachingPhoto], seed: int = 0) -> Taught:
 def _learned(found: list[_Found], deck: Deck, ratios: tuple[float, float], seed: int,
              each: int | None = None) -> CardModel:
     """The networks learned from views of the photos' cards (``each`` of every photo, or as
-    many as ``_views_each`` says), as a deck's model."""
-    each = _views_each(deck, len(found)) if each is None else each
-    views = make_views(_sources(found), deck, each, seed)
-    targets = np.array([LABELS.index(name) for name in views.labels])
-    classifier = Committee.fit(describe(views.patches), targets, LABELS, seed)
+    many as ``_views_each`` says, and then views of other games' signs too), as a deck's
+    model."""
+    sources = _sources(found)
+    views = make_views(sources, deck, _views_each(deck, len(found)) if each is None else each,
+                       seed)
+    patches, names = views.patches, views.labels
+    if each is None:
+        others = _other_signs(sources, deck, FOREIGN_SHARE * len(views.labels), seed + 2)
+        patches, names = np.concatenate([patches, others.patches]), names + others.labels
+    targets = np.array([LABELS.index(name) for name in names])
+    classifier = Committee.fit(describe(patches), targets, LABELS, seed)
     # which spots are coordinates': what pairs up at the table
     spot_judge = Classifier.fit(np.concatenate(views.spots),
                                 np.array([0 if c else 1 for c in views.spots_coordinate]),
@@ -191,6 +203,32 @@ def _learned(found: list[_Found], deck: Deck, ratios: tuple[float, float], seed:
     codes = frozenset(f.photo.card.code for f in found)
     return CardModel(deck.palette, deck.layout, deck.outline, (float(seen[0]), float(seen[1])),
                      codes, classifier, spot_judge, cover_judge=cover_judge)
+
+
+FOREIGN_SHARE = 0.2
+"""Patches of other games' signs learned from, as a share of the deck's own: half in the
+deck's own badges (``foreign_sources``), half in badges of another game's
+(``other_game_sources``). On another generator's decks (four, of two styles), another game's
+cards in the deck's inks were read as a code (at 0.5 or more) 13 times from 131 of their pairs
+with none, 3 times with a quarter; the deck's own coordinates at 16-24 px, as surely as
+before. A fifth is what keeps a 50-photo deck's teaching under a minute."""
+FOREIGN_VIEWS = 40
+"""Views of each source of other games' signs."""
+
+
+def _other_signs(sources: list[Source], deck: Deck, patches: float, seed: int) -> Views:
+    """Views of the deck's cards with a number replaced by another game's sign, and of
+    another game's cards in the deck's inks: about ``patches`` patches, all "nothing" where
+    a sign is."""
+    rng = np.random.default_rng(seed)
+    each_source = max(1, int(patches / (2 * FOREIGN_VIEWS * PATCHES_PER_VIEW)))
+    signs = foreign_sources(sources, deck.layout, each_source, rng) + \
+        other_game_sources(sources, deck, each_source, rng)
+    return make_views(signs, deck, FOREIGN_VIEWS, seed)
+
+
+PATCHES_PER_VIEW = 8
+"""Patches a view gives, about (its two coordinates twice, and patches of nothing)."""
 
 
 # -- 1. the coordinates in each photo ------------------------------------------------------
@@ -743,7 +781,7 @@ def _distance_to(known: list[tuple[str, int, np.ndarray]],
 
 def _views_each(deck: Deck, photos: int) -> int:
     """How many views of each photo to learn from."""
-    return int(np.clip(VIEW_PIXELS / (view_area(deck) * photos), *VIEWS))
+    return int(np.clip(min(VIEW_PIXELS / view_area(deck), ALL_VIEWS) / photos, *VIEWS))
 
 
 def _sources(found: list[_Found]) -> list[Source]:
