@@ -7,6 +7,7 @@ bilevel (stored losslessly, CCITT), so every QR module prints as a crisp square.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,10 +37,20 @@ def mm(value: float) -> int:
     return int(round(value * DPI / 25.4))
 
 
+STICKER_DEAL = 64
+"""The seed of the fixed order in which sticker numbers are dealt to the box's tiles."""
+
+
 def stickers_for(box: BoxProfile) -> list[StickerPayload]:
-    """Sticker ids 1-64 in the box profile's kind order (the printed sheet is the reference)."""
+    """The box's stickers, numbered 1-64 in number order (the printed sheet is the
+    reference). The numbers are dealt to the tiles in a fixed shuffled order, not by kind:
+    the screen names a tile by its number while its kind is hidden (a scanned tile's), and
+    numbers 43-48 must not say "medal"."""
     kinds = [kind for kind, count in box.tiles.items() for _ in range(count)]
-    return [StickerPayload(i + 1, kind) for i, kind in enumerate(kinds)]
+    numbers = list(range(1, len(kinds) + 1))
+    random.Random(STICKER_DEAL).shuffle(numbers)
+    return sorted((StickerPayload(number, kind) for number, kind in zip(numbers, kinds)),
+                  key=lambda sticker: sticker.tile_id)
 
 
 @dataclass(frozen=True)

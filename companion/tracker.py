@@ -200,10 +200,10 @@ class Tracker:
         for tile in tiles:
             known = self._tile_kinds.setdefault(tile.tile_id, tile.kind)
             if known != tile.kind:
-                flags.append(Notice.of("sticker {number} was read as {known} and now as {tile}: "
-                                       "is a sticker on the wrong tile?",
-                                       number=f"{tile.tile_id:02d}", known=known,
-                                       tile=tile.kind))
+                # the kinds stay unsaid: the tile may be one hidden until the end
+                flags.append(Notice.of("sticker {number} was read as another kind of tile "
+                                       "than before: is a sticker on the wrong tile?",
+                                       number=f"{tile.tile_id:02d}"))
             places.setdefault(tile.tile_id, set()).add(tile.zone)
         for tile_id, zones in places.items():
             if len(zones) > 1:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
+from calibration.printables import stickers_for
 from companion.box import BoxProfile, load_box
 from companion.observations import DISCARD_ZONE, TRAY_ZONE, StickerPayload, planet_zone
 from companion.rules import (Card, Develop, Discover, Event, Inventory, Jump, Scan, Setup, TopUp,
@@ -40,12 +41,10 @@ class PlaybackFrame:
 
 
 def sticker_ids(box: BoxProfile) -> dict[str, list[int]]:
-    """Sticker numbers by kind, as printed: 1-64 in the box profile's tile order."""
-    ids: dict[str, list[int]] = {}
-    number = 0
-    for kind, count in box.tiles.items():
-        ids[kind] = list(range(number + 1, number + count + 1))
-        number += count
+    """Sticker numbers by kind, as printed."""
+    ids: dict[str, list[int]] = {kind: [] for kind in box.tiles}
+    for sticker in stickers_for(box):
+        ids[sticker.kind].append(sticker.tile_id)
     return ids
 
 

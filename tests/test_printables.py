@@ -47,3 +47,15 @@ def test_the_marker_sheet_holds_all_eight_markers(tmp_path):
         found |= {m.marker_id for m in MarkerDetector().detect(
             cv2.imread(str(page), cv2.IMREAD_GRAYSCALE))}
     assert found == set(range(8))
+
+
+def test_a_sticker_number_says_nothing_of_its_tile_s_kind():
+    """The screen names a hidden tile by its sticker's number during play: numbered by kind
+    (43-48 the medals), the number would name the kind."""
+    box = load_box()
+    stickers = stickers_for(box)
+    assert [s.tile_id for s in stickers] == list(range(1, 65))
+    assert {kind: sum(s.kind == kind for s in stickers) for kind in box.tiles} == box.tiles
+    runs = [len({s.kind for s in stickers[i:i + 4]}) for i in range(0, 64, 4)]
+    assert sum(run == 1 for run in runs) <= 1  # hardly four numbers in a row of one kind
+    assert stickers_for(box) == stickers  # the same sheet every time it is printed
