@@ -144,3 +144,28 @@ _plain("never shown")
     assert sorted(found) == sorted(["words of a subclass", "one branch", "the other branch",
                                     "by keyword"])
     assert not hasattr(catalogues, "ENGINE_HELPERS")
+
+
+@pytest.mark.parametrize("language, words", [
+    ("en", ["Jump gate: =1st place with 1 probe:", "1 station: 3 points.",
+            "1 tile held; 1 more reserved.", "1 card in hand.", "1 chip left."]),
+    ("de", ["=1. Platz mit 1 Sonde:", "1 Raumstation:", "1 Karte auf"]),
+    ("it", ["=1", "1 sonda", "1 stazione"]),
+])
+def test_a_player_s_sheet_counts_one_in_the_singular_and_a_shared_place_as_shared(language,
+                                                                                 words):
+    """"1st place with 1 probes", "mit 1 Sonden", and "1st" for a place the token shows as
+    "=1st" were read on the screen."""
+    from companion.scoring import PlayerStanding, Standings
+    from ui.words import player_sheet
+    one = dict(at=None, probes=1, gate_place=1, gate_tied=True, stations=1, hand=1, tiles=1,
+               reserved=1, chips_left=1)
+    board = Standings(players=(PlayerStanding("Ann", "red", **one),
+                               PlayerStanding("Bea", "blue", **one)),
+                      planets=(), current="Ann", action=1, turn=1, round=1, draw_pile=20,
+                      discard_pile=0, revealed_space=0, threshold=6, final_round=False,
+                      ended=False)
+    i18n.set_language(language)
+    sheet = " ".join(player_sheet(board, "Ann"))
+    assert all(word in sheet for word in words), sheet
+    assert i18n.missing == set()

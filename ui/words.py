@@ -17,6 +17,7 @@ from companion.rules import (ACTION_TYPES, DEVELOP, DISCOVER, FLY, JUMP, SCAN, S
                              Coordinate, Develop, Discover, End, Event, Fly, Game, GameState,
                              Inventory, Jump, Redo, Refusal, RulesError, Scan, Setup, TopUp,
                              Undo)
+from companion.scoring import STATION_POINTS, Standings, gate_points
 from companion.tracker import Notice, Proposal
 from ui.i18n import _, ngettext, pgettext
 
@@ -113,6 +114,34 @@ def place_words(place: int | None, tied: bool = False) -> str:
         return "–"
     ordinals = {1: _("1st"), 2: _("2nd"), 3: _("3rd"), 4: _("4th"), 5: _("5th")}
     return ("=" if tied else "") + ordinals.get(place, str(place))
+
+
+def player_sheet(board: Standings, name: str) -> list[str]:
+    """What a tap on a player's token tells: colour, gate place, stations, tiles (counted,
+    never named), cards and chips; points only where they are public."""
+    points = gate_points([p.probes for p in board.players])
+    index = [p.name for p in board.players].index(name)
+    player, gate = board.players[index], points[index]
+    return [
+        _("Colour: {color}.").format(color=color_name(player.color)),
+        (ngettext("Jump gate: {place} place with {probes} probe: {points} points.",
+                  "Jump gate: {place} place with {probes} probes: {points} points.",
+                  player.probes).format(
+            place=place_words(player.gate_place, player.gate_tied),
+            probes=player.probes, points=gate)
+         if player.probes else _("No probes on the jump gate yet.")),
+        ngettext("{count} station: {points} points.", "{count} stations: {points} points.",
+                 player.stations).format(count=player.stations,
+                                         points=player.stations * STATION_POINTS),
+        ngettext("{count} tile held", "{count} tiles held", player.tiles).format(
+            count=player.tiles) + "; " + ngettext(
+            "{count} more reserved.", "{count} more reserved.", player.reserved).format(
+            count=player.reserved),
+        ngettext("{count} card in hand.", "{count} cards in hand.", player.hand).format(
+            count=player.hand),
+        ngettext("{count} chip left.", "{count} chips left.", player.chips_left).format(
+            count=player.chips_left),
+    ]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -29,8 +29,8 @@ from ui.screens import theme
 from ui.screens.legend import LegendDialog
 from ui.screens.tile_picker import TileDialog
 from ui.screens.widgets import ask, choice_button, player_marks, text_width
-from ui.words import (action_name, color_name, error_text, last_moves, notice_text, place_words,
-                      proposal_question, proposal_source)
+from ui.words import (action_name, error_text, last_moves, notice_text, place_words,
+                      player_sheet, proposal_question, proposal_source)
 
 LOG_LINES = 40
 """The newest lines the log shows."""
@@ -476,29 +476,7 @@ class PlayScreen(Screen):
         board: Standings | None = self.standings
         if board is None:
             return
-        points = gate_points([p.probes for p in board.players])
-        index = [p.name for p in board.players].index(name)
-        player, gate = board.players[index], points[index]
-        lines = [
-            _("Colour: {color}.").format(color=color_name(player.color)),
-            (ngettext("Jump gate: {place} place with {probes} probe: {points} points.",
-                      "Jump gate: {place} place with {probes} probes: {points} points.",
-                      player.probes).format(
-                place=place_words(player.gate_place, player.gate_tied),
-                probes=player.probes, points=gate)
-             if player.probes else _("No probes on the jump gate yet.")),
-            ngettext("{count} station: {points} points.", "{count} stations: {points} points.",
-                     player.stations).format(count=player.stations,
-                                             points=player.stations * STATION_POINTS),
-            ngettext("{count} tile held", "{count} tiles held", player.tiles).format(
-                count=player.tiles) + "; " + ngettext(
-                "{count} more reserved.", "{count} more reserved.", player.reserved).format(
-                count=player.reserved),
-            ngettext("{count} card in hand.", "{count} cards in hand.", player.hand).format(
-                count=player.hand),
-            ngettext("{count} chip left.", "{count} chips left.", player.chips_left).format(
-                count=player.chips_left),
-        ]
+        lines = player_sheet(board, name)
         last = next((t.last for t in self._tokens if t.name == name), "")
         if last:
             lines.append(_("Last turn: {moves}.").format(moves=last))
