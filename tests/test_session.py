@@ -6,6 +6,8 @@ import errno
 import json
 import logging
 import os
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -285,3 +287,13 @@ def test_the_regulars_keep_one_line_per_person_the_latest_spelling_first():
     before = Preferences().with_players([("anna", "red"), ("Bruno", "blue")])
     after = before.with_players([("Anna", "green")])
     assert after.roster == (Regular("Anna", "green"), Regular("Bruno", "blue"))
+
+
+def test_the_controller_and_what_it_imports_need_no_kivy():
+    """The controller is the screens' model, not a screen: importing it loads no Kivy (a
+    whole game is played on it above, here it is seen that nothing of Kivy came along)."""
+    probe = ("import sys, ui.session; "
+             "sys.exit(sorted(m for m in sys.modules if m.split('.')[0] == 'kivy')[:3] or 0)")
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parents[1])
+    assert run.returncode == 0, run.stderr
