@@ -112,6 +112,14 @@ def _lines_dropped(label: Label) -> bool:
     return shown < len("".join(label.text.split()))
 
 
+def _wraps(label: Label) -> bool:
+    """A button whose one-line words Kivy wrapped onto more lines ("End game…" at 1280x800)."""
+    if not isinstance(label, ButtonBehavior) or "\n" in label.text or label.markup:
+        return False
+    lines = [line for line in label._label._cached_lines if line.words]
+    return len(lines) > 1
+
+
 def layout_problems(window: Widget, scale: float = 1.0) -> list[str]:
     """Everything wrong with what the window shows now, in words (empty when all is well)."""
     roots = [w for w in window.children if isinstance(w, ModalView)] or list(window.children)
@@ -152,6 +160,8 @@ def layout_problems(window: Widget, scale: float = 1.0) -> list[str]:
                                 "not at its top")
             if _lines_dropped(widget):
                 problems.append(f"{_name(widget)}: its last lines are cut off")
+            if _wraps(widget):
+                problems.append(f"{_name(widget)}: a button's words wrap onto two lines")
             broken = _broken_word(widget)
             if broken:
                 problems.append(f"{_name(widget)}: the word {broken!r} breaks across lines")
