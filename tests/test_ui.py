@@ -92,6 +92,9 @@ def test_every_screen_and_state_is_whole_and_touchable(tmp_path, size, languages
     assert sorted(result["no_camera"]) == sorted(languages.split(","))
     assert all(offered == {"calibrate": False, "teach": False}
                for offered in result["no_camera"].values())
+    assert all(says in shown for shown, says in result["no_camera_says"].values())
+    assert all(shown.startswith(touch_only)
+               for shown, touch_only in result["first_hint"].values())
     for language in languages.split(","):
         # a camera proposal's question is the card's largest text (it was squeezed to 13 px)
         assert result["question_font"][language] >= 15, language

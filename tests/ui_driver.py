@@ -392,6 +392,10 @@ def every_state():  # type: ignore[no-untyped-def]
     yield from settle()
     shot("play-start")
     play = screen("play")
+    # with no camera, the first hint asks for a tap only (it said "or lay a card on the pile")
+    result.setdefault("first_hint", {})[LANGUAGE] = [
+        play._log_rows[0].text, i18n._("{player} begins. Tap an action.").format(
+            player=app.session.state.current_name)]
     gate = find(play, "GateView")
     note = find(gate, "GateNote")
     # the note's widest line beside the inner ring's width across (0.72 of the gate)
@@ -534,6 +538,11 @@ def every_state():  # type: ignore[no-untyped-def]
     yield from settle()
     shot("calibration")
     calibration = screen("calibration")
+    result.setdefault("no_camera_says", {})[LANGUAGE] = [
+        [label.text for label in calibration.walk(restrict=True)
+         if type(label).__name__ == "FitLabel"],
+        i18n._("No camera: everything is entered by touch.\n\nTo let it read the table, "
+               "plug in the Pi camera or a USB webcam, then restart the companion.")]
     result.setdefault("no_camera", {})[LANGUAGE] = {  # offered: seen, even dimmed
         name: button.opacity > 0 and button.height > 0
         for name, button in (("calibrate", calibration.ids.calibrate),
