@@ -84,8 +84,40 @@ def bench_ui_thread(report) -> None:
                f"/ {p99:.1f} ms", "p99 <= 33 ms", p99 <= 33)
 
 
+BARE_WINDOW = """
+import os
+os.environ.update(KIVY_NO_ARGS="1", KIVY_HOME=os.environ["BARE_HOME"])
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.uix.label import Label
+
+def resident(*_):
+    status = open("/proc/self/status").read().split("VmRSS:")[1]
+    print(int(status.split()[0]) / 1024)
+    App.get_running_app().stop()
+
+class Bare(App):
+    def build(self):
+        Clock.schedule_once(resident, 2)
+        return Label(text="a bare window")
+
+Bare().run()
+"""
+"""A Kivy window with one label, under the same GL driver: what any Kivy app holds here (under
+Mesa's software drivers, not the Pi's GPU, much of it the driver's)."""
+
+
 def bench_memory(report) -> None:
     manual = _drive("legal")["rss_mb"]
     demo = _drive("demo", UI_DEMO_SECONDS="30")["rss_mb"]
+    import os
+    with tempfile.TemporaryDirectory() as home:
+        script = Path(home) / "bare.py"  # (Kivy looks for an app's kv file beside its source)
+        script.write_text(BARE_WINDOW)
+        bare = float(subprocess.run(
+            [sys.executable, str(script)], capture_output=True, text=True, timeout=120,
+            env=dict(os.environ, SDL_VIDEODRIVER="offscreen", BARE_HOME=home),
+            check=True).stdout.split()[-1])
+    report("resident memory, a bare Kivy window (the same GL driver)", bare, "MB", "-", True)
     report("resident memory, app playing by touch", manual, "MB", "<= 200 MB", manual <= 200)
     report("resident memory, app playing the demo table", demo, "MB", "<= 200 MB", demo <= 200)
