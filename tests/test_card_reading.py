@@ -487,3 +487,22 @@ def test_a_photo_of_noise_is_looked_at_in_memory_that_grows_with_it_not_its_squa
         tracemalloc.stop()
     assert [r for r in reads if r.card] == []
     assert peak < 300 * 2 ** 20, f"{peak / 2 ** 20:.0f} MB"
+
+
+def test_a_coordinate_run_into_its_panel_s_rim_is_paired_beside_a_sure_coordinate():
+    """A thin number run into its panel's rim (or art of its ink) is found as a spot twice its
+    size: it is paired where its partner is of the deck's size and surely a coordinate's, and
+    not beside a spot the spot judge doubts (a busy table would pair up by the thousand)."""
+    model = demo_model()
+    photo = teaching_photo(DECKS["reference"], Card.parse("B3/O1"), 77, copy=5)
+    spots = find_spots(photo, model.palette)
+    likely = model.spot_judge.probabilities(describe_spots(Pyramid(photo), spots))[:, 0]
+    pairs = reader._pairs(spots, likely, model, None)
+    top, bottom = pairs[0]
+    grown = replace(spots[bottom], size=2.2 * spots[bottom].size,
+                    spread=tuple(4.84 * v for v in spots[bottom].spread))
+    merged = [grown if k == bottom else spot for k, spot in enumerate(spots)]
+    sure, doubted = likely.copy(), likely.copy()
+    sure[top], doubted[top] = 0.9, 0.3
+    assert (top, bottom) in reader._pairs(merged, sure, model, None)
+    assert (top, bottom) not in reader._pairs(merged, doubted, model, None)

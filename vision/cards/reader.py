@@ -34,12 +34,19 @@ from vision.cards.palette import Palette
 from vision.cards.spot_looks import describe_spots
 from vision.cards.spots import Spot, extents_along, find_spots
 
-SIZE_SLACK = (0.65, 1.6)
+SIZE_SLACK = (0.55, 1.6)
 """How far a spot's extent along the line to its partner may be from what the deck's print
 and the two spots' distance apart say it is (a small spot grows with blur, a badge with a
-halo of its ink around it)."""
+halo of its ink around it; a thin number blurred at 17 px is found a little short of its
+print, 0.63 of it: another generator's corner-index decks, 2 more cards read of 511 at 0.55,
+none wrongly)."""
 PIECE = 0.1
 """The smaller of the two spots may be as small as this (a piece of its coordinate)."""
+MERGED = 2.5
+MERGED_BESIDE = 0.5
+"""The other of the two may be as large as this (a coordinate run into its panel's rim or
+art of its ink) beside a spot of the deck's size the spot judge finds at least this likely
+a coordinate's."""
 MAX_PAIRS = 120
 """Pairs read in one image at the most (a busy table's spots pair up by the thousand)."""
 SPOT_KEEP = 0.02
@@ -148,9 +155,11 @@ def read_cards(bgr: np.ndarray, model: CardModel, card_px: float | None = None
     patches = coordinate_patches(pyramid, [poses[k] for k in read], model)
     for n, k in enumerate(read):
         reads[k] = _coloured(reads[k], patches[2 * n:2 * n + 2], colours[k], model.palette)
-        reads[k] = replace(reads[k], plain_inks=all(
-            patch_ink(patch, model.palette) in (colour, FAINT_INK)
-            for patch, colour in zip(patches[2 * n:2 * n + 2], colours[k])))
+    for n, k in enumerate(read):  # whose inks are plain, where a rival code is read there
+        if _rivalled(reads[k], [reads[j] for j in read]):
+            reads[k] = replace(reads[k], plain_inks=all(
+                patch_ink(patch, model.palette) in (colour, FAINT_INK)
+                for patch, colour in zip(patches[2 * n:2 * n + 2], colours[k])))
     if read and model.cover_judge is not None:
         covered = model.cover_judge.probabilities(describe(patches))[:, 1].reshape(-1, 2)
         for n, k in enumerate(read):
@@ -240,19 +249,23 @@ def _sought(pyramid: Pyramid, pairs: list[tuple[int, int]], poses: list[Pose],
     may show half a number by chance. The pairs moved."""
     numbers = len(NUMBERS)
     done = {spot for k, r in enumerate(reads) if r.read.card is not None for spot in pairs[k]}
-    chosen: dict[int, tuple[int, int]] = {}  # a plain spot: its first pair, the end to move
+    # a plain spot: the pair whose frame shows its number most plainly (the frame that
+    # stands most nearly the card's way), the end to move
+    chosen: dict[int, tuple[int, int]] = {}
+    plainness: dict[int, float] = {}
     for k, r in enumerate(reads):
         if r.read.card is not None:
             continue
         for plain in (0, 1):
             spot, loose = pairs[k][plain], 1 - plain
-            if spot in done or spot in chosen or len(chosen) >= MOST_SOUGHT:
+            shows = float(chances[k][plain, :numbers].max())
+            if spot in done or shows <= plainness.get(spot, 0.0) or \
+                    (spot not in chosen and len(chosen) >= MOST_SOUGHT):
                 continue
             # the partner's end shows no number plainly: nothing, or half a number (cut
             # off its middle, it may look like a little of two)
-            if chances[k][plain, :numbers].max() >= PLAIN and \
-                    chances[k][loose, :numbers].max() < PLAIN:
-                chosen[spot] = (k, loose)
+            if shows >= PLAIN and chances[k][loose, :numbers].max() < PLAIN:
+                chosen[spot], plainness[spot] = (k, loose), shows
     if not chosen:
         return []
     offsets = [(a, b) for a in SOUGHT for b in SOUGHT if a or b]
@@ -502,6 +515,13 @@ def _pairs(spots: list[Spot], likely: np.ndarray, model: CardModel, distance: fl
     bottom = along.T / (bottom_size * apart)
     larger, smaller = np.maximum(top, bottom), np.minimum(top, bottom)
     fits = (larger >= SIZE_SLACK[0]) & (larger <= SIZE_SLACK[1]) & (smaller >= PIECE)
+    # a coordinate run into its panel's rim or art of its ink is a spot too large: paired
+    # only with a spot of the deck's size that surely is a coordinate's
+    sized = (top >= SIZE_SLACK[0]) & (top <= SIZE_SLACK[1]) & (likely[:, None] >= MERGED_BESIDE)
+    sized_bottom = (bottom >= SIZE_SLACK[0]) & (bottom <= SIZE_SLACK[1]) & \
+        (likely[None, :] >= MERGED_BESIDE)
+    fits |= (sized & (bottom > SIZE_SLACK[1]) & (bottom <= MERGED)) | \
+        (sized_bottom & (top > SIZE_SLACK[1]) & (top <= MERGED))
     if distance is not None:
         fits &= (apart >= SIZE_SLACK[0] * distance) & (apart <= SIZE_SLACK[1] * distance)
     allowed = np.zeros_like(fits)
@@ -602,6 +622,14 @@ def _kept(reads: list[_Read], pairs: list[tuple[int, int]]) -> list[CardRead]:
         unsure.append(read)
     return [read for read in kept if read.card is not None] + \
         [read for read in kept if read.card is None] + unsure
+
+
+def _rivalled(mine: _Read, reads: list[_Read]) -> bool:
+    """Whether another code is read at ``mine``'s place."""
+    card = mine.read.card
+    return card is not None and any(
+        other.read.card is not None and other.read.card != card
+        and _same_place(other.read.corners, mine.read.corners) for other in reads)
 
 
 def _against_rivals(mine: _Read, reads: list[_Read]) -> CardRead | None:
