@@ -32,7 +32,9 @@ from vision.cards import reader
 from vision.cards.spot_looks import describe_spots
 from vision.cards.spots import Spot, find_spots
 from vision.cards.features import describe
-from vision.cards.views import Deck, Source, make_views
+from vision.cards.foreign import foreign_sources
+from vision.cards.model import LABELS
+from vision.cards.views import NOTHING, Deck, Source, make_views
 from vision.config import Calibration, CalibrationError, load_calibration
 
 #: one test process teaches each deck once, for every test here (see the Makefile)
@@ -506,3 +508,29 @@ def test_a_coordinate_run_into_its_panel_s_rim_is_paired_beside_a_sure_coordinat
     sure[top], doubted[top] = 0.9, 0.3
     assert (top, bottom) in reader._pairs(merged, sure, model, None)
     assert (top, bottom) not in reader._pairs(merged, doubted, model, None)
+
+
+def test_a_number_replaced_by_another_game_s_sign_shows_its_badge_but_not_its_number():
+    """Teaching's signs of another game: a coordinate's number taken out of a teaching photo
+    and a 5-9 or a letter drawn in its place. Only that coordinate's print changes, it is
+    named nothing, and the number it had no longer shows there (the partner still reads)."""
+    model = demo_model()
+    codes = [f"B{top}/O{bottom}" for top in "1234" for bottom in "1234?"]
+    sources = []
+    for k, code in enumerate(codes):
+        photo = teaching_photo(DECKS["reference"], Card.parse(code), 300 + k, copy=k)
+        pyramid, pose, colours = _frame_and_chances(photo, model, code)
+        sources.append(Source(pyramid, pose, (code[1], code[4]), colours))
+    signed = foreign_sources(sources, model.layout, 12, np.random.default_rng(1))
+    assert len(signed) >= 8
+    for source in signed:
+        which = source.labels.index(NOTHING)
+        before = next(s for s in sources if s.pose == source.pose)
+        original, edited = before.pyramid.level(0), source.pyramid.level(0)
+        changed = np.argwhere(np.abs(original.astype(int) - edited.astype(int)).max(axis=2) > 8)
+        middle = np.add(source.pose.top, np.multiply(source.pose.step, which))
+        reach = np.hypot(*(changed[:, ::-1] - middle).T).max()
+        assert reach <= 0.5 * source.pose.length  # within its badge, not across the card
+        chances = reader.coordinate_chances(source.pyramid, [source.pose], model)[0]
+        assert chances[which][LABELS.index(before.labels[which])] < 0.5
+        assert chances[1 - which][LABELS.index(before.labels[1 - which])] >= 0.5
