@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -20,7 +21,6 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _drive(scenario: str, **env: str) -> dict:
-    import os
     with tempfile.TemporaryDirectory() as home, tempfile.TemporaryDirectory() as out:
         environment = dict(os.environ, SDL_VIDEODRIVER="offscreen", **env)
         environment.pop("KIVY_HOME", None)
@@ -110,7 +110,6 @@ Mesa's software drivers, not the Pi's GPU, much of it the driver's)."""
 def bench_memory(report) -> None:
     manual = _drive("legal")["rss_mb"]
     demo = _drive("demo", UI_DEMO_SECONDS="30")["rss_mb"]
-    import os
     with tempfile.TemporaryDirectory() as home:
         script = Path(home) / "bare.py"  # (Kivy looks for an app's kv file beside its source)
         script.write_text(BARE_WINDOW)
