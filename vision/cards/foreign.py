@@ -9,12 +9,11 @@ deck's numbers: another game's 7 in a disc of the deck's ink was read as the dec
 and in its ink. What the badge is, its rim, the card's art stay as printed, so the views teach
 the network the numbers' own shapes.
 
-The number is taken out by its badge around it: the badge's ground is what most of the
-pixels round a coordinate's middle show (a number's strokes are its tail, darker or lighter
-than the ground as the ink's coordinates show together); the strokes, a little widened, are
-filled from the ground around them (inpainted), in this photo's own light. A ground made of
-the other coordinates was tried first: numbers 1 to 4 and "?" all cross a badge's middle, and
-the middle kept a ghost of them, which the signs were then drawn over.
+The number is taken out by the deck's other coordinates of its ink: each coordinate is seen
+upright, at one size; where a number's strokes lie, most of the others show the badge's plain
+ground (a 2, a 3 and a "?" may share their top arc, hardly four numbers of five one place), so
+the ground is the lighter (or darker) of what they show there, as the numbers are darker (or
+lighter) than their ground. That ground, in this photo's light, covers the number's strokes.
 """
 
 from __future__ import annotations
@@ -43,8 +42,11 @@ LEAST_INK = 0.5
 (pixels), or no number was found."""
 
 
+GROUND = 0.85
+"""The ground under a number's strokes: the coordinates of its ink at this share of their
+lightness, counted from the numbers' side (a stroke is where fewer show it)."""
 FEWEST = 4
-"""Coordinates of one ink needed to tell whether its numbers are darker than their ground."""
+"""Coordinates of one ink needed to take a number out (of at least three numbers)."""
 
 
 @dataclass(frozen=True)
@@ -68,15 +70,22 @@ def foreign_sources(sources: list[Source], layout: Layout, count: int,
         for which in (0, 1):
             by_ink.setdefault(source.colours[which], []).append(_upright(source, k, which,
                                                                           layout))
-    darker = {ink: _darker(coordinates, size) for ink, coordinates in by_ink.items()}
-    usable = [c for ink, coordinates in by_ink.items() if darker[ink] is not None
+    grounds = {ink: _ground(coordinates, [sources[c.source].labels[c.which]
+                                          for c in coordinates], size)
+               for ink, coordinates in by_ink.items()}
+    usable = [c for ink, coordinates in by_ink.items() if grounds[ink] is not None
               for c in coordinates]
     out: list[Source] = []
     for k in rng.permutation(len(usable))[:count]:
         chosen = usable[k]
         source = sources[chosen.source]
         image = source.pyramid.level(0).copy()
-        edited = _signed(chosen.canvas, bool(darker[source.colours[chosen.which]]), size, rng)
+        ground, darker, shifts = grounds[source.colours[chosen.which]]  # type: ignore[misc]
+        # the ground where this coordinate's canvas lies
+        back = cv2.invertAffineTransform(shifts[by_ink[source.colours[chosen.which]]
+                                                .index(chosen)])
+        ground = cv2.warpAffine(ground, back, (CANVAS, CANVAS), borderMode=cv2.BORDER_REPLICATE)
+        edited = _signed(chosen.canvas, ground, darker, size, rng)
         if edited is None:
             continue
         _put_back(image, edited, chosen.to_image, MIDDLE * size)
@@ -97,18 +106,36 @@ def _upright(source: Source, index: int, which: int, layout: Layout) -> _Upright
     return _Upright(index, which, canvas, to_image)
 
 
-def _darker(coordinates: list[_Upright], size: float) -> bool | None:
-    """Whether an ink's numbers are darker than their badges' ground: in each coordinate most
-    of the badge round its middle is ground and the number's strokes are a tail, further
-    below the middle lightness than anything lies above it when they are darker. None with
-    too few coordinates to tell."""
-    if len(coordinates) < FEWEST:
+def _ground(coordinates: list[_Upright], numbers: list[str], size: float
+            ) -> tuple[np.ndarray, bool, list[np.ndarray]] | None:
+    """The plain ground of an ink's coordinates (a canvas), whether their numbers are darker
+    than it, and where each coordinate's canvas lies on it (a shift, 2 x 3: a spot's middle
+    moves with its number's shape, a 1's from a 4's); None with too few coordinates, or
+    numbers, to tell."""
+    if len(coordinates) < FEWEST or len(set(numbers)) < 3:
         return None
+    light = [cv2.cvtColor(c.canvas, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32)
+             for c in coordinates]
+    middle_look = np.median(np.array(light), axis=0)
+    window = cv2.createHanningWindow((CANVAS, CANVAS), cv2.CV_32F)
+    shifts = []
+    for look in light:
+        (dx, dy), _ = cv2.phaseCorrelate(middle_look, look, window)
+        shifts.append(np.array([[1.0, 0.0, -dx], [0.0, 1.0, -dy]]))
+    stack = np.array([cv2.warpAffine(c.canvas, shift, (CANVAS, CANVAS),
+                                     borderMode=cv2.BORDER_REPLICATE)
+                      for c, shift in zip(coordinates, shifts)])
+    light = np.array([cv2.cvtColor(canvas, cv2.COLOR_BGR2LAB)[..., 0] for canvas in stack],
+                     np.float32)
     inside = _disc(MIDDLE * size)
-    light = np.array([cv2.cvtColor(c.canvas, cv2.COLOR_BGR2LAB)[..., 0][inside]
-                      for c in coordinates], np.float32)
-    low, middle, high = np.percentile(light, [5, 50, 95], axis=1)
-    return float((middle - low).sum()) >= float((high - middle).sum())
+    low, middle, high = np.percentile(light[:, inside], [100 * (1 - GROUND), 50,
+                                                         100 * GROUND], axis=0)
+    darker = float((middle - low).sum()) >= float((high - middle).sum())
+    # each pixel from the coordinate whose lightness stands at GROUND from the numbers' side
+    rank = int(round((GROUND if darker else 1 - GROUND) * (len(stack) - 1)))
+    chosen = np.argsort(light, axis=0, kind="stable")[rank]
+    ground = np.take_along_axis(stack, chosen[None, :, :, None], axis=0)[0]
+    return ground, darker, shifts
 
 
 def _disc(radius: float) -> np.ndarray:
@@ -117,24 +144,29 @@ def _disc(radius: float) -> np.ndarray:
     return np.hypot(xs - middle, ys - middle) <= radius
 
 
-def _signed(canvas: np.ndarray, darker: bool, size: float, rng: np.random.Generator
-            ) -> np.ndarray | None:
-    """The canvas with its number filled from the badge's ground around it and a sign drawn
-    where the number stood: as tall, as thick, in its ink. None where no number shows."""
+def _signed(canvas: np.ndarray, ground: np.ndarray, darker: bool, size: float,
+            rng: np.random.Generator) -> np.ndarray | None:
+    """The canvas with its number covered by the ground (in the canvas's light) and a sign
+    drawn where the number stood: as tall, as thick, in its ink. None where no number
+    shows."""
     inside = _disc(MIDDLE * size)
     light = cv2.cvtColor(canvas, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32)
-    ground = float(np.median(light[inside]))
-    standing = (ground - light) if darker else (light - ground)
+    plain = cv2.cvtColor(ground, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32)
+    standing = (plain - light) if darker else (light - plain)
     level = max(12.0, 0.4 * float(np.percentile(standing[inside], 99)))
     strokes = (standing > level) & inside
     if strokes.sum() < LEAST_INK * STROKE * size * size:
         return None
+    # the ground in this photo's light: each channel's gain where no stroke lies
     stroke = max(2.0, STROKE * size)
     near = cv2.dilate(strokes.astype(np.uint8), cv2.getStructuringElement(
-        cv2.MORPH_ELLIPSE, (int(stroke) | 1, int(stroke) | 1)))
-    if (inside & ~near.astype(bool)).sum() < 20:
+        cv2.MORPH_ELLIPSE, (int(stroke) | 1, int(stroke) | 1))).astype(bool)
+    bare = inside & ~near
+    if bare.sum() < 20:
         return None
-    covered = cv2.inpaint(canvas, near, 2 * stroke, cv2.INPAINT_TELEA).astype(np.float32)
+    gains = (canvas[bare].astype(np.float32).mean(axis=0) + 1) / \
+        (ground[bare].astype(np.float32).mean(axis=0) + 1)
+    lit = np.clip(ground * gains, 0, 255)
     ink = np.median(canvas[strokes], axis=0)
     rows, cols = np.nonzero(strokes)
     height = float(np.ptp(rows) + 1)
@@ -144,37 +176,16 @@ def _signed(canvas: np.ndarray, darker: bool, size: float, rng: np.random.Genera
     sign = SIGNS[int(rng.integers(len(SIGNS)))]
     font = FONTS[int(rng.integers(len(FONTS)))] | \
         (cv2.FONT_ITALIC if rng.random() < 0.2 else 0)
-    alpha = _placed(_sign_mask(sign, font, height, thickness), canvas.shape[:2], centre)
+    (_, tall), _ = cv2.getTextSize(sign, font, 1.0, thickness)
+    scale = height / max(tall, 1)
+    (width, tall), _ = cv2.getTextSize(sign, font, scale, thickness)
+    drawn = np.zeros(canvas.shape[:2], np.uint8)
+    origin = (int(round(centre[0] - width / 2)), int(round(centre[1] + tall / 2)))
+    cv2.putText(drawn, sign, origin, font, scale, 255, thickness, cv2.LINE_AA)
+    alpha = drawn.astype(np.float32)[..., None] / 255
+    cover = cv2.GaussianBlur(near.astype(np.float32), (0, 0), 1.0)[..., None]
+    covered = canvas * (1 - cover) + lit * cover
     return (covered * (1 - alpha) + ink * alpha).astype(np.uint8)
-
-
-def _sign_mask(sign: str, font: int, height: float, thickness: int) -> np.ndarray:
-    """``sign`` drawn white on black, its ink ``height`` pixels tall, cut to its ink (a
-    Hershey font's text size counts more than its ink: drawn by it, a sign stood a fifth
-    short of the number it replaced)."""
-    def drawn(scale: float) -> np.ndarray:
-        (width, tall), below = cv2.getTextSize(sign, font, scale, thickness)
-        margin = 2 * thickness + 4
-        mask = np.zeros((tall + below + 2 * margin, width + 2 * margin), np.uint8)
-        cv2.putText(mask, sign, (margin, tall + margin), font, scale, 255, thickness,
-                    cv2.LINE_AA)
-        rows, cols = np.nonzero(mask)
-        return mask[rows.min():rows.max() + 1, cols.min():cols.max() + 1]
-    return drawn(height / max(drawn(1.0).shape[0], 1))
-
-
-def _placed(mask: np.ndarray, shape: tuple[int, ...], centre: tuple[float, float]
-            ) -> np.ndarray:
-    """``mask`` laid with its middle at ``centre`` on a black image of ``shape`` (clipped),
-    as weights 0 to 1 (H x W x 1)."""
-    out = np.zeros(shape[:2], np.float32)
-    tall, wide = mask.shape
-    top, left = int(round(centre[1] - tall / 2)), int(round(centre[0] - wide / 2))
-    y0, x0 = max(top, 0), max(left, 0)
-    y1, x1 = min(top + tall, shape[0]), min(left + wide, shape[1])
-    if y1 > y0 and x1 > x0:
-        out[y0:y1, x0:x1] = mask[y0 - top:y1 - top, x0 - left:x1 - left] / 255
-    return out[..., None]
 
 
 def _put_back(image: np.ndarray, edited: np.ndarray, to_image: np.ndarray,
@@ -306,5 +317,8 @@ def _badge(canvas: np.ndarray, centre: tuple[float, float], radius: float, ink: 
         (cv2.FONT_ITALIC if rng.random() < 0.2 else 0)
     tall_px = radius * (rng.uniform(1.4, 1.8) if shape == "bare" else rng.uniform(0.8, 1.2))
     thickness = max(1, int(round(tall_px * rng.uniform(0.1, 0.18))))
-    alpha = _placed(_sign_mask(sign, font, tall_px, thickness), canvas.shape[:2], (x, y))
-    canvas[:] = (canvas * (1 - alpha) + sign_colour * alpha).astype(np.uint8)
+    (_, tall), _ = cv2.getTextSize(sign, font, 1.0, thickness)
+    scale = tall_px / max(tall, 1)
+    (width, tall), _ = cv2.getTextSize(sign, font, scale, thickness)
+    cv2.putText(canvas, sign, (int(round(x - width / 2)), int(round(y + tall / 2))), font,
+                scale, sign_colour.tolist(), thickness, cv2.LINE_AA)
