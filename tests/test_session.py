@@ -6,10 +6,13 @@ import errno
 import json
 import logging
 import os
+import re
 import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+
+import numpy as np
 
 from companion.library import Library, bg_stats_play, default_home
 from companion.observations import Observation
@@ -297,3 +300,70 @@ def test_the_controller_and_what_it_imports_need_no_kivy():
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          cwd=Path(__file__).resolve().parents[1])
     assert run.returncode == 0, run.stderr
+
+
+def test_calibrating_from_the_cameras_picture_is_an_action_of_the_controller(tmp_path):
+    """The screen hands over a picture; the controller measures the table, keeps the result
+    and says how it went. A picture without markers changes nothing and says what to do."""
+    from synthetic.scene import Degradation, Scene, View, render
+    from vision.config import load_calibration
+    scene = Scene.table()
+    frame = render(scene, View.whole_table(scene.layout),
+                   Degradation(perspective=0.05, noise=3), 0).image
+    session = Session(Library(tmp_path), calibration_path=tmp_path / "calibration.json")
+    blank = session.calibrate(np.full_like(frame, 128))
+    assert not blank and "corner markers" in blank.said
+    assert session.calibration.image_to_table is None
+    assert not (tmp_path / "calibration.json").exists()
+    done = session.calibrate(frame)
+    assert done.done and done.said.startswith("Calibrated and saved.")
+    assert "stickers" in done.said  # how the stickers read, in every case
+    assert session.calibration.image_to_table is not None
+    kept = load_calibration(tmp_path / "calibration.json")
+    assert np.allclose(kept.image_to_table, session.calibration.image_to_table)
+
+
+def test_a_copy_to_the_stick_says_what_went_where_and_what_could_not_be_read(tmp_path):
+    session = started(tmp_path / "home")
+    session.play(Jump("Freezer"))
+    (session.library.games / "20261103-200000.jsonl").symlink_to(tmp_path / "gone.jsonl")
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    copied = session.back_up(stick)
+    assert copied.done and copied.weak and copied.kind == "refused"  # one record is unreadable
+    assert copied.said.startswith("Done: 1 game copied to the stick")
+    assert "cannot be read: 20261103-200000.jsonl" in copied.said
+    gone = session.back_up(tmp_path / "no-stick-here" / "x")
+    assert gone.done  # a folder that can be made is a stick folder like any other
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a stick")
+    refused = session.back_up(blocked)
+    assert not refused and "untouched" in refused.said
+
+
+def test_the_sheets_to_print_go_on_the_stick_whole_or_not_at_all(tmp_path):
+    from companion.backup import FOLDER
+    session = Session(Library(tmp_path / "home"))
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    done = session.copy_sheets(stick)
+    assert done and "markers.pdf" in done.said
+    sheets = sorted((stick / FOLDER).iterdir())
+    assert [p.name for p in sheets] == ["markers.pdf", "stickers.pdf"]
+    assert all(p.read_bytes().startswith(b"%PDF") for p in sheets)
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a stick")
+    refused = session.copy_sheets(blocked)
+    assert not refused and refused.said.startswith("Not copied:")
+
+
+def test_the_screens_reach_the_game_library_and_camera_only_through_the_controller():
+    """One controller under the screens: a screen that opened the record, the library or the
+    camera itself would hold a second way in, with its own errors and its own stale copy."""
+    screens = Path(__file__).resolve().parents[1] / "ui" / "screens"
+    reaching = [f"{path.name}:{number}" for path in sorted(screens.glob("*.py"))
+                for number, line in enumerate(path.read_text().splitlines(), 1)
+                if re.search(r"session\.(journal|library|camera|tracker)\b", line)
+                or re.search(r"^(?!\s*def ).*(?<![.\w])(back_up|calibrate_table|print_markers|"
+                             r"print_stickers|Journal\.open|Library)\(", line)]
+    assert reaching == []

@@ -52,7 +52,7 @@ from ui.screens.play import PlayScreen
 from ui.screens.settings import SettingsScreen
 from ui.session import Outcome, Session
 from ui.system import notify
-from ui.words import error_text, unwritable_words
+from ui.words import error_text
 from vision.config import Calibration, CalibrationError, load_calibration
 from synthetic.teaching import demo_calibration
 
@@ -240,8 +240,7 @@ class CompanionApp(App):
         self._publish()
         self.manager = manager
         self.show(start)
-        library = self.session.library
-        reason = unwritable_words(library)
+        reason = self.session.unwritable
         if reason:
             said = _("No new game can be saved either.") if problem and reason in problem \
                 else _("No game can be saved: {reason}.").format(reason=reason)
@@ -304,9 +303,7 @@ class CompanionApp(App):
         latest = self.camera.latest
         inventory = self.inventory_for or (self.demo.inventory_for if self.demo_running
                                            and self.demo is not None else None)
-        journal = self.session.journal
-        looked = (latest.frame_number, self.entering, inventory, id(journal),
-                  0 if journal is None else len(journal.game.log))
+        looked = (latest.frame_number, self.entering, inventory, self.session.record_version)
         if looked == self._looked:  # the same frame on the same record: nothing new to see
             if self.demo_running and self.demo_move is None:
                 self._demo_decide()
@@ -334,8 +331,7 @@ class CompanionApp(App):
     def _publish(self) -> None:
         """The session's game as the screens' properties: a new revision when the record gained
         a line or another record was opened."""
-        journal = self.session.journal
-        seen = (journal, 0 if journal is None else len(journal.game.log))  # not id(): reused
+        seen = self.session.record_version
         if seen != self._published:
             self._published = seen
             self.state = self.session.state

@@ -11,19 +11,28 @@ be driven and tested without a window.
 from __future__ import annotations
 
 import logging
+import os
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+import numpy as np
+
+from calibration.printables import print_markers, print_stickers
+from calibration.table import CalibrationFailed, calibrate_table
+from companion.backup import FOLDER, BackupError, back_up
 from companion.box import BoxProfile, load_box, save_box
 from companion.journal import Journal, JournalError, JournalWriteError
-from companion.library import ExportError, Library, record_of, shown_names
+from companion.library import (ExportError, GameRecord, Library, bg_stats_link, record_of,
+                               shown_names)
 from companion.observations import Observation
-from companion.rules import End, Event, GameState, Redo, RulesError, Setup, Undo
+from companion.rules import End, Event, Game, GameState, Redo, RulesError, Setup, Undo
 from companion.tracker import Proposal, Tracker, TrackerView
 from ui.camera import CameraWorker
 from ui.i18n import _, language
-from ui.words import GameLog, LogLine, disk_words, error_text
+from ui.words import (GameLog, LogLine, backup_words, disk_words, error_text, sizing_words,
+                      unwritable_words)
 from vision.boards import BoardPrint
 from vision.cards import CardModel
 from vision.config import Calibration, save_calibration
@@ -86,6 +95,18 @@ class Session:
     @property
     def state(self) -> GameState | None:
         return None if self.journal is None else self.journal.state
+
+    @property
+    def game(self) -> Game | None:
+        """The open game with its whole log (None when none is open)."""
+        return None if self.journal is None else self.journal.game
+
+    @property
+    def record_version(self) -> tuple[Journal | None, int]:
+        """Which record is open and how many lines it has: changes exactly when what the
+        screens show of the game may have changed. The record itself, not its id(): a closed
+        one's id may be reused."""
+        return self.journal, 0 if self.journal is None else len(self.journal.game.log)
 
     # -- records -------------------------------------------------------------------------------
 
@@ -210,6 +231,48 @@ class Session:
         return Outcome(True, _("Saved {journal} and {play} in {folder}.").format(
             journal=journal.name, play=play.name, folder=journal.parent))
 
+    def bg_stats_link(self) -> str:
+        """The open game's BG Stats play as a link ("" while it cannot be scored)."""
+        if self.journal is None:
+            return ""
+        try:
+            return bg_stats_link(record_of(self.journal.path))
+        except (ValueError, OSError):
+            return ""
+
+    # -- the kept games ------------------------------------------------------------------------
+
+    def records(self) -> list[GameRecord]:
+        """Every kept game, newest first."""
+        return self.library.records()
+
+    def in_progress(self) -> GameRecord | None:
+        return self.library.in_progress()
+
+    def finished(self) -> list[GameRecord]:
+        return self.library.finished()
+
+    @property
+    def unwritable(self) -> str:
+        """Why no game can be kept on this disk, in the players' words ("" when one can)."""
+        return unwritable_words(self.library)
+
+    def photo_folder(self, album: str) -> Path:
+        """Where an album of photos is kept ("deck-photos", "board-photos")."""
+        return self.library.home / album
+
+    def back_up(self, stick: Path) -> Outcome:
+        """Copy the records to the stick mounted at ``stick``; done but weak when some
+        could not be read."""
+        try:
+            backup = back_up(self.library, stick)
+        except BackupError as error:
+            return Outcome(False, _("Not copied: {reason}. The records on the companion are "
+                                    "untouched; plug the stick in again and retry.").format(
+                reason=error.strerror or _("the stick was taken out")), error)
+        unreadable = any(item.journal for item in backup.left_out)
+        return Outcome(True, backup_words(backup), weak=unreadable)
+
     # -- the record in words -------------------------------------------------------------------
 
     def log_lines(self) -> list[LogLine]:
@@ -243,6 +306,42 @@ class Session:
                     reason=disk_words(error)), error)
         self.box = box
         return Outcome(True, _("Saved."))
+
+    def calibrate(self, frame: np.ndarray) -> Outcome:
+        """Calibrate the table from the camera's picture: kept and used from the next frame;
+        done but weak when the stickers are too small for some zone."""
+        try:
+            result = calibrate_table(frame, self.calibration.layout, base=self.calibration)
+        except CalibrationFailed as error:
+            return Outcome(False, _(
+                "The camera does not see two of the table's corner markers. Lay the printed "
+                "markers at the table's corners, in the camera's view, and try again."), error)
+        too_small = any(not zone.readable for zone in result.sizing)
+        return self.recalibrate(result.calibration, _("Calibrated and saved.") + " "
+                                + sizing_words(result.sizing), weak=too_small)
+
+    def copy_sheets(self, stick: Path) -> Outcome:
+        """The marker sheet and the box's sticker sheet as PDFs on the stick, each whole or
+        not at all."""
+        folder = stick / FOLDER
+        sheets: list[tuple[str, Callable[[Path], object]]] = [
+            ("markers.pdf", lambda out: print_markers(self.calibration.layout, out)),
+            ("stickers.pdf", lambda out: print_stickers(self.box, out))]
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            for name, write in sheets:
+                partial = folder / f".{name}.partial"
+                write(partial)
+                with open(partial, "rb") as written:
+                    os.fsync(written.fileno())
+                os.replace(partial, folder / name)
+        except OSError as error:
+            return Outcome(False, _("Not copied: {reason}").format(reason=disk_words(error)),
+                           error)
+        return Outcome(True, _("Done: the marker sheet (markers.pdf) and the tile stickers "
+                               "(stickers.pdf) are on the stick, in the folder {folder}. Print "
+                               "them at 100 %, not fitted to the page.").format(
+            folder=Path(FOLDER).name))
 
     def recalibrate(self, calibration: Calibration, said: str = "",
                     weak: bool = False) -> Outcome:
@@ -282,6 +381,11 @@ class Session:
         except OSError as error:
             return Outcome(False, not_saved.format(reason=disk_words(error)), error)
         return None
+
+    @property
+    def has_camera(self) -> bool:
+        """A camera was opened at start (False: touch-only play)."""
+        return self.camera is not None
 
     def camera_seen(self) -> Observation:
         return Observation() if self.camera is None else self.camera.latest.seen

@@ -9,10 +9,12 @@ import errno
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from companion.backup import Backup
 from companion.journal import JournalWriteError
 from companion.library import Library
+from companion.observations import DISCARD_ZONE, JUMP_GATE_ZONE, PLANET_ZONE, PLAYER_ZONE, TRAY_ZONE
 from companion.rules import (ACTION_TYPES, DEVELOP, DISCOVER, FLY, JUMP, SCAN, SPACE, TOP_UP, Card,
                              Coordinate, Develop, Discover, End, Event, Fly, Game, GameState,
                              Inventory, Jump, Redo, Refusal, RulesError, Scan, Setup, TopUp,
@@ -20,6 +22,9 @@ from companion.rules import (ACTION_TYPES, DEVELOP, DISCOVER, FLY, JUMP, SCAN, S
 from companion.scoring import STATION_POINTS, Standings, gate_points
 from companion.tracker import Notice, Proposal
 from ui.i18n import _, ngettext, pgettext
+
+if TYPE_CHECKING:  # only its shape: the words need no camera library loaded
+    from calibration.table import ZoneSizing
 
 
 def action_name(kind: str) -> str:
@@ -376,6 +381,59 @@ def unwritable_words(library: Library) -> str:
     if library.problem is None:
         return ""
     return disk_words(library.write_error) if library.write_error else library.problem
+
+
+STICKER_MM = 25.0
+"""The sticker size the sizing advice is given for (the printed default)."""
+
+
+def zone_words(zone: str) -> str:
+    if zone.startswith(PLANET_ZONE):
+        return _("planet {number}").format(number=zone.removeprefix(PLANET_ZONE))
+    if zone.startswith(PLAYER_ZONE):
+        return _("player area {number}").format(number=zone.removeprefix(PLAYER_ZONE))
+    return {TRAY_ZONE: _("scan tray"), DISCARD_ZONE: _("discard pile"),
+            JUMP_GATE_ZONE: _("jump gate")}.get(zone, zone)
+
+
+def sizing_words(sizing: list[ZoneSizing]) -> str:
+    """Whether the printed stickers are large enough for the camera, in plain words: the zones
+    where they are not, and the size that would read there."""
+    short = [zone for zone in sizing if not zone.readable]
+    if not short:
+        return _("The camera reads {mm:g} mm stickers in every zone.").format(mm=STICKER_MM)
+    if len(short) == len(sizing):
+        zones = _("every zone")
+    elif len(short) > 3:
+        zones = _("{zones} and {count} more").format(
+            zones=", ".join(zone_words(zone.zone) for zone in short[:2]), count=len(short) - 2)
+    else:
+        zones = ", ".join(zone_words(zone.zone) for zone in short)
+    return _("The camera sees {mm:g} mm stickers too small in {zones}: print them at {need:.0f} "
+             "mm, or bring the camera closer.").format(
+        mm=STICKER_MM, zones=zones, need=max(z.min_sticker_mm for z in short))
+
+
+def backup_words(backup: Backup) -> str:
+    """What a copy to the stick did: how many games went where, and what was left out why."""
+    words = [ngettext(
+        "Done: {games} game copied to the stick, in the folder {folder}. You can take the "
+        "stick out.",
+        "Done: {games} games copied to the stick, in the folder {folder}. You can take the "
+        "stick out.", backup.games).format(games=backup.games,
+                                           folder=backup.folder.parent.name)]
+    unscored = sum(not item.journal for item in backup.left_out)
+    if unscored:
+        words.append(ngettext(
+            "{count} game has no scores yet: its record is copied, without a BG Stats play "
+            "(enter its tiles first).",
+            "{count} games have no scores yet: their records are copied, without BG Stats "
+            "plays (enter their tiles first).", unscored).format(count=unscored))
+    unreadable = [item.name for item in backup.left_out if item.journal]
+    if unreadable:
+        words.append(_("Not copied, as they cannot be read: {names}.").format(
+            names=", ".join(unreadable[:3]) + (" …" if len(unreadable) > 3 else "")))
+    return " ".join(words)
 
 
 def notice_text(notice: Notice) -> str:

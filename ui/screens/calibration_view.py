@@ -4,8 +4,6 @@ the sheets to print put on a USB stick); a debug view of what the readers see.""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -15,46 +13,11 @@ from kivy.graphics.texture import Texture
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
-from calibration.printables import print_markers, print_stickers
-from calibration.table import CalibrationFailed, ZoneSizing, calibrate_table
 from calibration.album import missing_codes
-from companion.backup import FOLDER, stick_mount, stick_ready
-from companion.observations import (DISCARD_ZONE, JUMP_GATE_ZONE, PLANET_ZONE, PLAYER_ZONE,
-                                    TRAY_ZONE)
+from companion.backup import stick_mount, stick_ready
 from ui.i18n import _, ngettext
 from vision.config import Calibration
 from vision.rectify import MarkerDetector, rectify
-
-STICKER_MM = 25.0
-"""The sticker size the sizing advice is given for (the printed default)."""
-
-
-def zone_words(zone: str) -> str:
-    if zone.startswith(PLANET_ZONE):
-        return _("planet {number}").format(number=zone.removeprefix(PLANET_ZONE))
-    if zone.startswith(PLAYER_ZONE):
-        return _("player area {number}").format(number=zone.removeprefix(PLAYER_ZONE))
-    return {TRAY_ZONE: _("scan tray"), DISCARD_ZONE: _("discard pile"),
-            JUMP_GATE_ZONE: _("jump gate")}.get(zone, zone)
-
-
-def sizing_words(sizing: list[ZoneSizing]) -> str:
-    """Whether the printed stickers are large enough for the camera, in plain words: the zones
-    where they are not, and the size that would read there."""
-    short = [zone for zone in sizing if not zone.readable]
-    if not short:
-        return _("The camera reads {mm:g} mm stickers in every zone.").format(mm=STICKER_MM)
-    if len(short) == len(sizing):
-        zones = _("every zone")
-    elif len(short) > 3:
-        zones = _("{zones} and {count} more").format(
-            zones=", ".join(zone_words(zone.zone) for zone in short[:2]), count=len(short) - 2)
-    else:
-        zones = ", ".join(zone_words(zone.zone) for zone in short)
-    return _("The camera sees {mm:g} mm stickers too small in {zones}: print them at {need:.0f} "
-             "mm, or bring the camera closer.").format(
-        mm=STICKER_MM, zones=zones, need=max(z.min_sticker_mm for z in short))
-
 
 def deck_words(calibration: Calibration) -> tuple[str, str]:
     """The deck's state in a sentence or two, and whether it asks for the user's help."""
@@ -100,7 +63,7 @@ class CalibrationScreen(Screen):
 
     def on_pre_enter(self, *_args: object) -> None:
         session = App.get_running_app().session
-        self.camera = session.camera is not None
+        self.camera = session.has_camera
         self.calibrated = session.calibration.image_to_table is not None
         self.deck, self.deck_kind = deck_words(session.calibration)
         if session.calibration_problem and not self.advice:
@@ -135,9 +98,10 @@ class CalibrationScreen(Screen):
             cv2.polylines(picture, [points], True, (0, 255, 255), 2)
             cv2.putText(picture, str(marker.marker_id), tuple(int(v) for v in points[0]),
                         cv2.FONT_HERSHEY_SIMPLEX, 0.7, (0, 255, 255), 2)
-        rectification = rectify(markers, app.session.calibration.layout)
+        layout = app.session.calibration.layout
+        rectification = rectify(markers, layout)
         if rectification is not None:
-            for name, polygon in app.session.calibration.layout.zones.items():
+            for name, polygon in layout.zones.items():
                 points = rectification.to_image(np.array(polygon)).astype(np.int32)
                 cv2.polylines(picture, [points], True, (255, 200, 0), 1)
                 cv2.putText(picture, name, tuple(int(v) for v in points[0]),
@@ -157,42 +121,16 @@ class CalibrationScreen(Screen):
         if frame is None:
             self.say(_("No camera picture to calibrate from."), "refused")
             return
-        session = app.session
-        try:
-            result = calibrate_table(frame, session.calibration.layout, base=session.calibration)
-        except CalibrationFailed:
-            self.say(_("The camera does not see two of the table's corner markers. Lay the "
-                       "printed markers at the table's corners, in the camera's view, and try "
-                       "again."), "refused")
-            return
-        too_small = any(not zone.readable for zone in result.sizing)
-        outcome = session.recalibrate(result.calibration, _("Calibrated and saved.") + " "
-                                      + sizing_words(result.sizing), weak=too_small)
-        self.calibrated = True
-        self.offer_sheets = False
+        outcome = app.session.calibrate(frame)
+        if outcome.done:
+            self.calibrated = True
+            self.offer_sheets = False
         self.say(outcome.said, outcome.kind)
 
     def copy_sheets(self) -> None:
         """The marker sheet and the box's sticker sheet as PDFs on the stick, each whole."""
-        app = App.get_running_app()
-        folder = stick_mount() / FOLDER
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            for name, write in (("markers.pdf", lambda out: print_markers(
-                                    app.session.calibration.layout, out)),
-                                ("stickers.pdf", lambda out: print_stickers(app.session.box,
-                                                                            out))):
-                partial = folder / f".{name}.partial"
-                write(partial)
-                with open(partial, "rb") as written:
-                    os.fsync(written.fileno())
-                os.replace(partial, folder / name)
-        except OSError as error:
-            self.say(_("Not copied: {reason}").format(reason=error.strerror), "refused")
-            return
-        self.say(_("Done: the marker sheet (markers.pdf) and the tile stickers (stickers.pdf) "
-                   "are on the stick, in the folder {folder}. Print them at 100 %, not fitted "
-                   "to the page.").format(folder=Path(FOLDER).name), "done")
+        outcome = App.get_running_app().session.copy_sheets(stick_mount())
+        self.say(outcome.said, outcome.kind)
 
     def say(self, text: str, kind: str) -> None:
         self.advice, self.advice_kind = text, kind

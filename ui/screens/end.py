@@ -15,7 +15,6 @@ from kivy.properties import (BooleanProperty, DictProperty, ListProperty, Numeri
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
-from companion.library import bg_stats_link, record_of
 from companion.rules import TILE_KINDS, GameState, Inventory
 from companion.scoring import ScoreSheet, score
 from companion.tracker import TrackerView
@@ -146,11 +145,7 @@ class EndScreen(Screen):
         self._fill_camera()
 
     def _bg_stats(self) -> str:
-        journal = App.get_running_app().session.journal
-        try:
-            return bg_stats_link(record_of(journal.path))
-        except (ValueError, OSError):
-            return ""
+        return App.get_running_app().session.bg_stats_link()
 
     def _fill_players(self, state: GameState, missing: list[str]) -> None:
         row = self.ids.players

@@ -33,7 +33,7 @@ class HistoryScreen(Screen):
 
     def refresh(self) -> None:
         app = App.get_running_app()
-        records = app.session.library.records()
+        records = app.session.records()
         games = self.ids.games
         games.clear_widgets()
         for record in records[:SHOWN]:

@@ -12,12 +12,12 @@ from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
-from companion.backup import BackupError, back_up, stick_mount, stick_ready
+from companion.backup import stick_mount, stick_ready
 from companion.library import GameRecord, shown_name, shown_names
-from ui.i18n import _, ngettext
+from ui.i18n import _
 from ui.screens import theme
 from ui.screens.widgets import ask
-from ui.words import unwritable_words, when
+from ui.words import when
 
 
 def record_title(record: GameRecord) -> str:
@@ -60,48 +60,23 @@ class HomeScreen(Screen):
 
     def back_up(self) -> None:
         """Copy the records to the stick; say where they went, or why nothing was copied."""
-        app = App.get_running_app()
-        try:
-            backup = back_up(app.session.library, stick_mount())
-        except BackupError as error:
-            self.stick_words = _("Not copied: {reason}. The records on the companion are "
-                                 "untouched; plug the stick in again and retry.").format(
-                reason=error.strerror or _("the stick was taken out"))
-            self.stick_kind = "refused"
+        outcome = App.get_running_app().session.back_up(stick_mount())
+        self.stick_words, self.stick_kind = outcome.said, outcome.kind
+        if not outcome.done:
             self.look_for_stick()
-            return
-        words = [ngettext(
-            "Done: {games} game copied to the stick, in the folder {folder}. You can take the "
-            "stick out.",
-            "Done: {games} games copied to the stick, in the folder {folder}. You can take the "
-            "stick out.", backup.games).format(games=backup.games,
-                                               folder=backup.folder.parent.name)]
-        unscored = sum(not item.journal for item in backup.left_out)
-        if unscored:
-            words.append(ngettext(
-                "{count} game has no scores yet: its record is copied, without a BG Stats play "
-                "(enter its tiles first).",
-                "{count} games have no scores yet: their records are copied, without BG Stats "
-                "plays (enter their tiles first).", unscored).format(count=unscored))
-        unreadable = [item.name for item in backup.left_out if item.journal]
-        if unreadable:
-            words.append(_("Not copied, as they cannot be read: {names}.").format(
-                names=", ".join(unreadable[:3]) + (" …" if len(unreadable) > 3 else "")))
-        self.stick_words = " ".join(words)
-        self.stick_kind = "refused" if unreadable else "done"
 
     def refresh(self) -> None:
         app = App.get_running_app()
         app.entering = app.inventory_for = ""
-        current = app.session.library.in_progress()
+        current = app.session.in_progress()
         # on a disk nothing can be written to, no game is played (a tap says why)
-        self.can_save = app.session.library.problem is None
+        self.can_save = not app.session.unwritable
         self.can_resume = current is not None and self.can_save
         self.resume_text = (_("Resume: {game}").format(
             game=shown_names(current.players)) if current else _("Resume game"))
         waiting = self.ids.waiting
         waiting.clear_widgets()
-        finished = app.session.library.finished()
+        finished = app.session.finished()
         rows = ROWS - 1 if self.stick else ROWS  # 800x480 holds the stick's row or a game's
         lacking = [r for r in finished if r.tiles_missing][:rows]
         for record in lacking:
@@ -129,12 +104,11 @@ class HomeScreen(Screen):
     def new_game(self) -> None:
         """A new game over an unfinished one asks once (the unfinished one stays saved)."""
         app = App.get_running_app()
-        library = app.session.library
-        reason = unwritable_words(library)
+        reason = app.session.unwritable
         if reason:
             app.say(_("No game can be saved: {reason}.").format(reason=reason), "refused")
             return
-        current = library.in_progress()
+        current = app.session.in_progress()
         if current is None:
             app.show("setup")
             return
@@ -145,7 +119,7 @@ class HomeScreen(Screen):
 
     def resume(self) -> None:
         app = App.get_running_app()
-        current = app.session.library.in_progress()
+        current = app.session.in_progress()
         if current is None:
             app.say(_("There is no unfinished game."), "refused")
             return

@@ -210,10 +210,10 @@ class PlayScreen(Screen):
                 token.bind(on_release=lambda t: self.inspect_player(t.name))
                 bar.add_widget(token)
         app = App.get_running_app()
-        journal = app.session.journal
-        if journal is None:
+        game = app.session.game
+        if game is None:
             return
-        moves = last_moves(journal.game)
+        moves = last_moves(game)
         gate = gate_points([p.probes for p in board.players])
         for token, player, points in zip(self._tokens, board.players, gate):
             token.points = _("{points} pts").format(

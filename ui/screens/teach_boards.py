@@ -58,7 +58,7 @@ class TeachBoardsScreen(Screen):
 
     @property
     def album(self):  # type: ignore[no-untyped-def]
-        return App.get_running_app().session.library.home / "board-photos"
+        return App.get_running_app().session.photo_folder("board-photos")
 
     def update_view(self, *_args: object) -> None:
         """The live tray view, until the first tap holds the picture still."""

@@ -93,7 +93,7 @@ class TeachCardsScreen(Screen):
 
     @property
     def album(self):  # type: ignore[no-untyped-def]
-        return App.get_running_app().session.library.home / "deck-photos"
+        return App.get_running_app().session.photo_folder("deck-photos")
 
     # -- the picture and the taps ------------------------------------------------------------
 
