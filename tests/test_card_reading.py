@@ -534,3 +534,26 @@ def test_a_number_replaced_by_another_game_s_sign_shows_its_badge_but_not_its_nu
         chances = reader.coordinate_chances(source.pyramid, [source.pose], model)[0]
         assert chances[which][LABELS.index(before.labels[which])] < 0.5
         assert chances[1 - which][LABELS.index(before.labels[1 - which])] >= 0.5
+
+
+def test_one_cards_coordinates_found_twice_are_read_again_once_but_rivals_never_are_twins():
+    """A number and the number with the bar under it make two pairs at one card's place: only
+    the likelier is read again around its frame (most of a busy card's time otherwise). Two
+    pairs at one place that show different numbers are rivals, not twins: each is read again,
+    so that a misread is weighed against the other."""
+    model = demo_model()
+    photo = teaching_photo(DECKS["reference"], Card.parse("B3/O1"), 77, copy=5)
+    pyramid, pose, colours = _frame_and_chances(photo, model, "B3/O1")
+    (x, y), step = pose.top, np.array(pose.step)
+    poses = [pose, Pose((x + 1.0, y - 1.0), pose.step),  # found again a pixel away
+             Pose((x + 0.5 * step[0], y + 0.5 * step[1]), pose.step)]  # half a card on
+    chances = reader.coordinate_chances(pyramid, poses, model)
+    reads = [reader._decided(p, c[0], c[1], model, colours) for p, c in zip(poses, chances)]
+    assert reads[0].read.card == reads[1].read.card == Card.parse("B3/O1")
+    first = 0 if reads[0].best >= reads[1].best else 1
+    assert reader._twins(poses, reads, chances, [colours] * 3, model) == {1 - first: first}
+    rival = chances.copy()
+    rival[1, 0, [2, 0]] = rival[1, 0, [0, 2]]  # the top patch of the second shows a 1, not a 3
+    assert reader._twins(poses, reads, rival, [colours] * 3, model) == {}
+    read = reader.read_cards(photo, model)
+    assert [r.card for r in read if r.card is not None] == [Card.parse("B3/O1")]

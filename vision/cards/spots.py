@@ -183,8 +183,10 @@ def _spots_at(lab: np.ndarray, table: np.ndarray, scale: float, last: bool) -> l
     marks.append((faint & darker[..., None]).view(np.uint8))
     for marked in marks:
         for k in range(len(COLOURS)):
-            mask = cv2.morphologyEx(np.ascontiguousarray(marked[..., k]), cv2.MORPH_CLOSE,
-                                    closing)
+            channel = np.ascontiguousarray(marked[..., k])
+            if not cv2.countNonZero(channel):  # no ink of this colour marked: nothing to outline
+                continue
+            mask = cv2.morphologyEx(channel, cv2.MORPH_CLOSE, closing)
             # every patch's outer boundary, those inside another's hole too (a badge on a
             # card lying on a table of its ink)
             outlines, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP,
