@@ -179,7 +179,7 @@ def read_cards(bgr: np.ndarray, model: CardModel, card_px: float | None = None
     for n, k in enumerate(read):
         reads[k] = _coloured(reads[k], patches[2 * n:2 * n + 2], colours[k], model.palette)
     for n, k in enumerate(read):  # whose inks are plain, where a rival code is read there
-        if _rivalled(reads[k], [reads[j] for j in read]):
+        if _rivals(reads[k], [reads[j] for j in read]):
             reads[k] = replace(reads[k], plain_inks=all(
                 patch_ink(patch, model.palette) in (colour, FAINT_INK)
                 for patch, colour in zip(patches[2 * n:2 * n + 2], colours[k])))
@@ -671,12 +671,11 @@ def _kept(reads: list[_Read], pairs: list[tuple[int, int]]) -> list[CardRead]:
         [read for read in kept if read.card is None] + unsure
 
 
-def _rivalled(mine: _Read, reads: list[_Read]) -> bool:
-    """Whether another code is read at ``mine``'s place."""
+def _rivals(mine: _Read, reads: list[_Read]) -> list[_Read]:
+    """The reads of another code at ``mine``'s place (none when ``mine`` is no card)."""
     card = mine.read.card
-    return card is not None and any(
-        other.read.card is not None and other.read.card != card
-        and _same_place(other.read.corners, mine.read.corners) for other in reads)
+    return [other for other in reads if card is not None and other.read.card is not None
+            and other.read.card != card and _same_place(other.read.corners, mine.read.corners)]
 
 
 def _against_rivals(mine: _Read, reads: list[_Read]) -> CardRead | None:
@@ -684,8 +683,7 @@ def _against_rivals(mine: _Read, reads: list[_Read]) -> CardRead | None:
     none is, or where only its patches show their inks plainly; None (a rival's read stands)
     where only a rival's do; else unsure."""
     card = mine.read.card
-    rivals = [other for other in reads if card is not None and other.read.card is not None
-              and other.read.card != card and _same_place(other.read.corners, mine.read.corners)]
+    rivals = _rivals(mine, reads)
     if card is None or not rivals:
         return mine.read
     rival = max(rivals, key=lambda other: other.plain_inks)  # one that shows its inks, if any
