@@ -18,6 +18,7 @@ from calibration.table import CalibrationFailed, calibrate_table
 from calibration.album import TeachingError, missing_codes, teach_folder
 from calibration.board_album import teach_board_folder
 from vision.boards import BoardTeachingError
+from vision.pieces import RingNotFound, find_ring
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 
@@ -50,8 +51,10 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
                     "'cards DIR': learn the deck's printing from labelled photos (B3-G2.png). "
                     "'boards DIR': learn the planet boards' printing from one photo of each "
                     "board, named by its four numbers (1-3-2-4.png), with four taps each in "
-                    "DIR/taps.json (jump, scan, landing, landing). Each adds to CAL.json if it "
-                    "exists.")
+                    "DIR/taps.json (jump, scan, landing, landing). 'ring IMAGE': find the jump "
+                    "gate and the eight planets around it, named clockwise from the tapped one, "
+                    "and learn the players' colours from their ships on the gate. Each adds to "
+                    "CAL.json if it exists.")
     kinds = calibrate.add_subparsers(dest="what", metavar="WHAT", required=True)
     table = kinds.add_parser("table", help="markers, homography, zones, sizing, colours")
     table.add_argument("image", metavar="IMAGE")
@@ -67,6 +70,34 @@ def register(commands: argparse._SubParsersAction) -> None:  # type: ignore[type
     boards.add_argument("folder", metavar="DIR")
     boards.add_argument("--out", required=True, metavar="CAL.json")
     boards.set_defaults(handler=_calibrate_boards)
+    ring = kinds.add_parser("ring", help="the jump gate, the planets and the players' colours")
+    ring.add_argument("image", metavar="IMAGE",
+                      help="the table as a game starts, every player's ship on the jump gate")
+    ring.add_argument("--planets", required=True, type=_names, metavar="N1,...,N8",
+                      help="the eight planets' names, clockwise as the image shows them")
+    ring.add_argument("--first", required=True, type=_point, metavar="X,Y",
+                      help="a pixel on the first planet")
+    ring.add_argument("--players", required=True, type=_names, metavar="C1,C2,...",
+                      help="the players' colours (red, blue, green, yellow, black)")
+    ring.add_argument("--out", required=True, metavar="CAL.json")
+    ring.set_defaults(handler=_calibrate_ring)
+
+
+def _names(text: str) -> list[str]:
+    names = [name.strip() for name in text.split(",")]
+    if not all(names):
+        raise argparse.ArgumentTypeError(f"an empty name in {text!r:.80}")
+    return names
+
+
+def _point(text: str) -> tuple[float, float]:
+    try:
+        x, y = (float(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a pixel X,Y: {text!r:.40}") from None
+    if not all(math.isfinite(v) for v in (x, y)):
+        raise argparse.ArgumentTypeError(f"not a pixel X,Y: {text!r:.40}")
+    return x, y
 
 
 def sticker_mm(text: str) -> float:
@@ -189,3 +220,32 @@ def _calibrate_boards(args: argparse.Namespace) -> int:
         print(f"not read back: {printable(reason)}; take that board again (flat, well lit)")
     print(f"saved {printable(args.out)}")
     return EXIT_OK
+
+
+def _calibrate_ring(args: argparse.Namespace) -> int:
+    try:
+        image = read_image(args.image)
+        base = _existing(args.out) or Calibration()
+        base.ring = find_ring(image, args.planets, args.first, args.players)
+    except (RingNotFound, CalibrationError, SourceError, OSError) as error:
+        complain(error)
+        return EXIT_BAD_INPUT
+    if not _saved(base, args.out, "ring"):
+        return EXIT_BAD_INPUT
+    ring = base.ring
+    print("planets clockwise: " + ", ".join(
+        f"{printable(name)} at {_middle(corners)}" for name, corners in ring.planets))
+    print(f"jump gate at {_middle(ring.gate)}")
+    print("players' colours learned from their ships: " + ", ".join(ring.colours))
+    if ring.unseen:
+        print(f"not found on the jump gate: the {' and '.join(ring.unseen)} ship; those "
+              "pieces are not read (light the gate, or stand the ship on a lighter part of "
+              "it, and calibrate the ring again)")
+    print(f"saved {printable(args.out)}")
+    return EXIT_OK
+
+
+def _middle(polygon: tuple[tuple[float, float], ...]) -> str:
+    x = sum(p[0] for p in polygon) / len(polygon)
+    y = sum(p[1] for p in polygon) / len(polygon)
+    return f"{x:.0f},{y:.0f}"

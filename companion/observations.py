@@ -126,6 +126,30 @@ class Problem:
         return data
 
 
+GATE = "gate"
+"""The jump gate as a place pieces stand on (``PiecesSeen``)."""
+
+
+@dataclass(frozen=True)
+class PiecesSeen:
+    """The pieces on the ring (DESIGN.md §5.5): only what was seen for sure; a colour or a
+    place left out is unknown, never empty."""
+
+    ships: dict[str, str]
+    """Player colour -> the planet's name or ``gate``."""
+    gate: dict[str, int]
+    """Player colour -> probes on the jump gate."""
+    stations: dict[str, str | None]
+    """Planet -> the builder's colour, or None when it has none."""
+    reserved: dict[str, dict[str, int]]
+    """Planet -> player colour -> probes on tiles reserved beside it."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ships": dict(self.ships), "gate": dict(self.gate),
+                "stations": dict(self.stations),
+                "reserved": {name: dict(counts) for name, counts in self.reserved.items()}}
+
+
 @dataclass(frozen=True)
 class Observation:
     """What one frame (or a debounced run of frames) shows."""
@@ -135,6 +159,8 @@ class Observation:
     markers: tuple[MarkerSeen, ...] = ()
     problems: tuple[Problem, ...] = ()
     codes: tuple[CodeSeen, ...] = field(default=(), compare=False)
+    pieces: PiecesSeen | None = field(default=None, compare=False)
+    """None where no ring is calibrated."""
 
     def to_json(self, raw: bool = False) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -142,6 +168,8 @@ class Observation:
             "tiles": [t.to_json() for t in self.tiles],
             "markers": [m.to_json() for m in self.markers],
             "problems": [p.to_json() for p in self.problems]}
+        if self.pieces is not None:
+            data["pieces"] = self.pieces.to_json()
         if raw:
             data["codes"] = [c.to_json() for c in self.codes]
         return data

@@ -2,10 +2,11 @@
 
 ``layout`` (markers, zones), ``table`` (the homography found at calibration, the image size, the
 sizing report), ``colors`` (hues of the printed swatches under the table's light), ``cards``
-(a taught card model) and ``boards`` (a taught planet-board print). Every part is optional but
-the layout; an unknown part is ignored. A cards or boards part that cannot be used (taught by an
-older version, damaged) leaves the rest usable and is reported in ``cards_problem`` or
-``boards_problem``.
+(a taught card model), ``boards`` (a taught planet-board print) and ``ring`` (the jump gate, the
+planets and the players' colours as a game starts, DESIGN.md §5.5). Every part is optional but
+the layout; an unknown part is ignored. A cards, boards or ring part that cannot be used (taught
+by an older version, damaged) leaves the rest usable and is reported in ``cards_problem``,
+``boards_problem`` or ``ring_problem``.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+import cv2
 import numpy as np
 
 from companion.files import MEGABYTE, read_regular, write_atomically
@@ -24,6 +26,7 @@ from companion.rules import is_whole_number
 from vision.boards import BoardPrint
 from vision.cards import CardModel
 from vision.layout import TableLayout, default_layout
+from vision.pieces import Ring
 
 VERSION = 1
 COLOR_CODES = ("B", "G", "O")
@@ -54,6 +57,10 @@ class Calibration:
     """The planet boards' print as taught from the user's photos; None until it is taught."""
     boards_problem: str | None = None
     """Why a boards part in the file could not be used."""
+    ring: Ring | None = None
+    """The ring as found at a game's start; None until it is found."""
+    ring_problem: str | None = None
+    """Why a ring part in the file could not be used."""
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"version": VERSION, "layout": self.layout.to_json()}
@@ -66,6 +73,8 @@ class Calibration:
             data["cards"] = self.cards.to_json()
         if self.boards is not None:
             data["boards"] = self.boards.to_json()
+        if self.ring is not None:
+            data["ring"] = self.ring.to_json()
         return data
 
     @classmethod
@@ -100,11 +109,13 @@ class Calibration:
             data, "cards", CardModel.from_json, "the taught deck")
         calibration.boards, calibration.boards_problem = _taught(
             data, "boards", BoardPrint.from_json, "the taught board print")
+        calibration.ring, calibration.ring_problem = _taught(
+            data, "ring", Ring.from_json, "the ring")
         return calibration
 
 
 UNUSABLE = (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError,
-            RecursionError)
+            RecursionError, cv2.error)
 """What a part of the file that is not as written raises on reading."""
 
 

@@ -9,7 +9,8 @@ next frames, so a hand passing over the whole table never stalls a frame. Neithe
 on a bad frame: problems are reported instead.
 
 Cards are read only with a deck taught from the user's photos (``calibration.cards``); until
-then they are left alone and ``read_still`` says so.
+then they are left alone and ``read_still`` says so. The pieces are read only on a ring found
+as a game started (``calibration.ring``).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from vision.changes import ChangeTracker
 from vision.config import Calibration
 from vision.debounce import Debouncer
 from vision.layout import CARD_SIZE, TILE_SIZE, TableLayout
+from vision.pieces import read_pieces
 from vision.rectify import MarkerDetector, Rectification, rectify, to_corners
 from vision.stickers import ATTEMPTS, STILL_ATTEMPTS, Box, read_stickers
 
@@ -128,8 +130,12 @@ class Pipeline:
                               "calibration for this image size: zones are unknown"),)
         if self.model is None:
             notes += (NOT_TAUGHT,)
+        pieces = None
+        if self.calibration.ring is not None:
+            pieces, seen = read_pieces(bgr, self.calibration.ring)
+            notes += seen
         return Observation(observation.cards, observation.tiles, observation.markers,
-                           observation.problems + notes, observation.codes)
+                           observation.problems + notes, observation.codes, pieces)
 
     # -- the live loop -------------------------------------------------------------------------
 

@@ -20,7 +20,8 @@ from companion.journal import read_journal, write_journal  # noqa: E402
 from companion.rules import Card, legal_events  # noqa: E402
 from companion.scoring import score  # noqa: E402
 from companion.simulate import simulate  # noqa: E402
-from tests.bench import board_bench, cardgen_bench, pi_bench, ui_bench, vision_bench  # noqa: E402
+from tests.bench import (board_bench, cardgen_bench, pi_bench, pieces_bench,  # noqa: E402
+                         ui_bench, vision_bench)
 from tests.powercut import kill_cycle  # noqa: E402
 
 
@@ -117,6 +118,7 @@ SECTIONS = {
                lambda: vision_bench.bench_qr_photos(report),
                lambda: vision_bench.bench_cards(report),
                lambda: board_bench.bench_boards(report),
+               lambda: pieces_bench.bench_pieces(report),
                lambda: cardgen_bench.bench_cardgen(report)],
     "app": [lambda: ui_bench.bench_start(report), lambda: ui_bench.bench_card_latency(report),
             lambda: ui_bench.bench_ui_thread(report), lambda: ui_bench.bench_memory(report)],

@@ -1,0 +1,206 @@
+"""The players' colours as the table's light shows them: learned from each ship on the jump
+gate at the start, then sought in every picture.
+
+A chromatic colour is a hue (the direction in Lab's a/b plane) and a least chroma: the light
+of a room changes lightness and, a little, the cast, far more than a piece's hue. Red reaches
+from crimson to orange-red and blue from navy to azure, so a player's hue is the one their
+own ship showed; each colour reaches halfway to its nearest rival at the table. Black is no
+hue: it is what is grey and much darker than the ground around it (a dark table or a soft
+shadow darkens the ground as well, so it is no black piece).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+PLAYER_COLOURS = ("red", "blue", "green", "yellow", "black")
+BROAD_HUES = {"red": 35.0, "yellow": 90.0, "green": 150.0, "blue": 280.0}
+"""Where each chromatic colour's hue lies roughly (degrees of Lab's a/b plane), to find the
+ships at calibration; from then on each player's own ship's hue is used."""
+BROAD_REACH = 45.0
+LEAST_CHROMA = 18.0
+"""A player's piece is at least this coloured (Lab, OpenCV's 8-bit scale) ..."""
+CHROMA_SHARE = 0.5
+"""... and at least this share of its ship's chroma at calibration (paler is art or skin)."""
+WIDEST_REACH = 40.0
+"""A colour's hue reaches at most this far (degrees), less where a rival is nearer."""
+GREY = 18.0
+"""Black is at most this coloured ..."""
+DARKEST_GROUND = 0.85
+"""... and at most this share of its ground's lightness when its ship is sought; from then on
+halfway between its ship's share and the ground's own, and never above this."""
+BLACK_REACH = 1.5
+"""Black is at most this much lighter than its ship was, in the same light."""
+SHIP_SHARE = 0.12
+"""A ship covers at most this share of the gate (a larger patch is the table's art) ..."""
+SHIP_SIZES = (0.5, 2.0)
+"""... and this much of most ships' size, at the least and the most (a ship half seen,
+a ship's shadow joined to it)."""
+GROUND_WINDOW = 0.06
+"""The ground's lightness: the median over a square this share of the picture's long side."""
+
+
+@dataclass(frozen=True)
+class PieceColour:
+    lightness: float
+    a: float
+    b: float
+    """Lab (OpenCV's 8-bit scale, a and b about 0) of the player's ship at calibration."""
+    darkness: float = 1.0
+    """The ship's lightness as a share of its ground's (what tells black, on any table)."""
+    ship_px: float = 1.0
+    """The ship's area at calibration (image pixels)."""
+
+    @property
+    def chroma(self) -> float:
+        return float(np.hypot(self.a, self.b))
+
+    @property
+    def hue(self) -> float:
+        return float(np.degrees(np.arctan2(self.b, self.a)) % 360)
+
+    def to_json(self) -> list[float]:
+        return [round(self.lightness, 2), round(self.a, 2), round(self.b, 2),
+                round(self.darkness, 3), round(self.ship_px, 1)]
+
+    @classmethod
+    def from_json(cls, raw: object) -> PieceColour:
+        lightness, a, b, darkness, ship = (float(v) for v in raw)  # type: ignore[attr-defined]
+        if not (0 <= lightness <= 255 and -128 <= a <= 128 and -128 <= b <= 128
+                and 0 < darkness <= 1 and 0 < ship < 1e8):
+            raise ValueError("a piece colour is a Lab colour, a share of its ground's "
+                             "lightness and a ship's area")
+        return cls(lightness, a, b, darkness, ship)
+
+    @property
+    def darkest(self) -> float:
+        return min(DARKEST_GROUND, (self.darkness + 1) / 2)
+
+
+def lab_of(bgr: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
+
+
+def _hue_chroma(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    a, b = lab[..., 1] - 128, lab[..., 2] - 128
+    return np.degrees(np.arctan2(b, a)) % 360, np.hypot(a, b)
+
+
+def _apart(hue: np.ndarray | float, centre: float) -> np.ndarray:
+    return np.abs((np.asarray(hue) - centre + 180) % 360 - 180)
+
+
+def broad_masks(lab: np.ndarray, players: list[str]) -> dict[str, np.ndarray]:
+    """Where each player's colour may be, before their ship is known (calibration): a
+    chromatic colour by its broad hue, black as ``dark_mask`` finds it."""
+    hue, chroma = _hue_chroma(lab)
+    chromatic = [p for p in players if p in BROAD_HUES]
+    masks: dict[str, np.ndarray] = {}
+    if chromatic:
+        apart = np.stack([_apart(hue, BROAD_HUES[p]) for p in chromatic])
+        nearest = apart.argmin(axis=0)
+        near = (apart.min(axis=0) <= BROAD_REACH) & (chroma >= LEAST_CHROMA * 1.4)
+        for k, player in enumerate(chromatic):
+            masks[player] = near & (nearest == k)
+    if "black" in players:
+        masks["black"] = chroma <= GREY  # its darkness is judged once the gate is known
+    return masks
+
+
+def colour_masks(lab: np.ndarray, colours: dict[str, PieceColour],
+                 before: np.ndarray | None = None, light: np.ndarray | None = None,
+                 loose: float = 1.0) -> dict[str, np.ndarray]:
+    """Where each player's colour shows in ``lab``. Black is judged against ``before`` (the
+    lightness the table showed there at the start, in today's light) when it is given, else
+    against the ground around it; and by its ship's own lightness in today's ``light`` (how
+    much brighter each pixel's light is than at calibration). ``loose`` above 1 widens every
+    colour (what may be a colour's print, in another light)."""
+    hue, chroma = _hue_chroma(lab)
+    masks: dict[str, np.ndarray] = {}
+    chromatic = {p: c for p, c in colours.items() if p != "black"}
+    for player, colour in chromatic.items():
+        rivals = [float(_apart(other.hue, colour.hue)) for p, other in chromatic.items()
+                  if p != player]
+        reach = loose * min([WIDEST_REACH] + [gap / 2 for gap in rivals])
+        least = max(LEAST_CHROMA, CHROMA_SHARE * colour.chroma) / loose
+        masks[player] = (_apart(hue, colour.hue) <= reach) & (chroma >= least)
+    if "black" in colours:
+        black = colours["black"]
+        darkest = min(1.0, black.darkest * loose) * (
+            before if before is not None else ground_lightness(lab))
+        if light is not None:  # as dark as the ship was, give or take, in today's light
+            darkest = np.minimum(darkest, light * black.lightness * BLACK_REACH)
+        masks["black"] = (chroma <= GREY * loose) & (lab[..., 0] <= darkest)
+    return masks
+
+
+def ground_lightness(lab: np.ndarray) -> np.ndarray:
+    """Each pixel's ground: the median lightness around it, wider than any piece."""
+    lightness = lab[..., 0].astype(np.uint8)
+    window = max(3, int(GROUND_WINDOW * max(lightness.shape)) | 1)
+    step = max(1, window // 9)  # the median over a shrunk picture: as good, far quicker
+    small = lightness[::step, ::step]
+    ground = cv2.medianBlur(small, min(255, max(3, (window // step) | 1)))
+    ground = cv2.resize(ground, lightness.shape[::-1], interpolation=cv2.INTER_LINEAR)
+    return ground.astype(np.float32)
+
+
+def learn_colours(lab: np.ndarray, gate: np.ndarray, players: list[str]
+                  ) -> tuple[dict[str, PieceColour], dict[str, np.ndarray]]:
+    """Each player's colour from their ship on the gate (``gate``: a 0/1 mask). A ship is a
+    patch of the gate in that colour's broad hue (black: dark and grey), longer than wide;
+    one maker's ships are all alike, so each player's is the patch nearest in size to what
+    most players' largest are. Returns the colours and each ship's mask; a player with no
+    such patch is missing from both."""
+    inside = cv2.erode(gate.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+    largest_ship = SHIP_SHARE * max(1, int(inside.sum()))
+    ground = ground_lightness(lab)
+    share = lab[..., 0] / np.maximum(ground, 1.0)
+    found: dict[str, list[np.ndarray]] = {}
+    for player, mask in broad_masks(lab, players).items():
+        if player == "black":
+            mask = mask & (share <= DARKEST_GROUND)
+        mask = cv2.morphologyEx((mask & inside).astype(np.uint8), cv2.MORPH_CLOSE,
+                                np.ones((5, 5), np.uint8))  # a ship's printed line mended
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) & inside
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8))
+        found[player] = [labels == k for k in range(1, count)
+                         if stats[k, cv2.CC_STAT_AREA] <= largest_ship
+                         and _ship_like(labels[stats[k, 1]:stats[k, 1] + stats[k, 3],
+                                               stats[k, 0]:stats[k, 0] + stats[k, 2]] == k)]
+    # the coloured ships' sizes first: black's patch may be the gate's own dark art
+    largest = [max(float(p.sum()) for p in patches) for player, patches in found.items()
+               if patches and player != "black"] or [
+        max(float(p.sum()) for p in patches) for patches in found.values() if patches]
+    if not largest:
+        return {}, {}
+    size = float(np.median(largest))
+    colours: dict[str, PieceColour] = {}
+    ships: dict[str, np.ndarray] = {}
+    for player, patches in found.items():
+        alike = [p for p in patches if SHIP_SIZES[0] <= p.sum() / size <= SHIP_SIZES[1]]
+        if not alike:
+            continue
+        ship = min(alike, key=lambda p: abs(math.log(p.sum() / size)))
+        lightness, a, b = np.median(lab[ship], axis=0)
+        darkness = float(np.clip(np.median(share[ship]), 0.01, 1.0))
+        colours[player] = PieceColour(float(lightness), float(a) - 128, float(b) - 128,
+                                      darkness, float(ship.sum()))
+        ships[player] = ship
+    return colours, ships
+
+
+SHIP_LONGER = 1.3
+"""At calibration a ship is sought among the patches at least this much longer than wide
+(the table's art showing through the gate's edge is not)."""
+
+
+def _ship_like(patch: np.ndarray) -> bool:
+    outlines, _ = cv2.findContours(patch.astype(np.uint8), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_SIMPLE)
+    (_, _), (side_a, side_b), _ = cv2.minAreaRect(max(outlines, key=cv2.contourArea))
+    return max(side_a, side_b) >= SHIP_LONGER * max(1.0, min(side_a, side_b))

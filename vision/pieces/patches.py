@@ -1,0 +1,235 @@
+"""What a picture of the ring shows against the table at the start: patches of each
+player's colour where something else lay then, and what is new and no player's colour.
+
+A pixel is new when its colour lies far from the start's, the light and the cast evened out
+(a lamp moved, a cloud). A player's colour counts only where it is new and not that colour's
+print (a board's badge of the same hue shows much the same as at the start). Patches are
+measured as pieces are: their size against a ship's, how long for their width, how solid,
+how thick, and how many chip-sized discs they hold.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.pieces.colours import colour_masks, lab_of
+from vision.pieces.ring import Ring
+
+CHANGED = 18.0
+"""A pixel differs from the start when its Lab colour lies this far from it, the light and
+the cast evened out ..."""
+LIGHTNESS_SCALE = 60.0
+"""... lightness counting by its share of what the light makes of the start: a black chip on
+a dark gate changes it by half, as a white one on a light table does (a share of 0.3 counts
+as 18)."""
+DARKEST_EXPECTED = 20.0
+"""Lightness is compared as a share of at least this (noise in the darkest places)."""
+PRINT_CHANGE = 1.5 * CHANGED
+"""Where the start showed a colour (``Ring.printed``) and shows much the same now (less
+changed than this: a board's badge in other light), that colour is print; a piece laid on
+it changes it more."""
+OPENING = 0.05
+"""Patches are opened by a disc of this share of the side of a ship's area, on each side."""
+SMALLEST = 0.35
+"""A patch of less than this share of a ship is no piece (a speck, a printed badge's rim)."""
+RIM = 0.35
+"""A piece's rim and the shadow at its foot reach this share of a chip's radius around it."""
+CHIP_LONGEST = 3.5
+"""Chips side by side are at most this much longer than wide (three in a row) ..."""
+CHIP_SIZES = (0.8, 2.5)
+"""... and a chip covers this much of the ships' size at the start, at the least and the
+most ..."""
+HEAP = 0.75
+"""... and chips, alone or touching, fill at least this share of their hull."""
+CHIP_PERCENTILE = 75
+"""A chip's radius is the chip patches' thickness at this percentile (a chip half hidden is
+thinner, none is thicker)."""
+LEFT_OVER = 0.22
+"""A disc is laid where the patch left is still this share of a chip's radius thick ..."""
+FILLS_DISC = 0.3
+"""... and fills this share of a chip's disc (not an edge of something else beside it)."""
+MOST_CHIPS = 30
+"""No heap holds more (every colour has few probes)."""
+TOUCH = 3
+"""Pixels between two patches that touch (a chip's rim, a seam of blur)."""
+
+
+@dataclass(frozen=True)
+class Patch:
+    """A patch of one player's colour, new since the start."""
+
+    player: str
+    mask: np.ndarray
+    """The patch alone, 0/1, its holes filled, in its bounding ``box``."""
+    box: tuple[int, int, int, int]
+    area: float
+    centre: tuple[float, float]
+    length: float
+    elongation: float
+    solidity: float
+
+
+@dataclass(frozen=True)
+class Look:
+    """What a picture shows against the table at the start."""
+
+    patches: list[Patch]
+    """Each player colour's new patches on the ring."""
+    new: np.ndarray
+    """What differs from the table at the start (0/1)."""
+    owner: np.ndarray
+    """Each pixel's patch: its place in ``patches`` plus one, 0 for none."""
+    unexplained: np.ndarray
+    """What is new and of no player's colour, a piece's rim away (0/1)."""
+    chip: float
+    """A chip's radius as a share of a board's side (the same wherever it lies) ..."""
+    measured: bool
+    """... measured on the chips seen (else a ship's size)."""
+
+    def radius(self, ring: Ring, point: tuple[float, float]) -> float:
+        """A chip's radius at ``point`` (pixels)."""
+        return self.chip * ring.side_at(point)
+
+
+def look_at(bgr: np.ndarray, ring: Ring) -> Look:
+    """What ``bgr`` shows against the table at the start of ``ring``."""
+    height, width = bgr.shape[:2]
+    lab = lab_of(bgr)
+    difference, light = _difference(lab, ring.reference)
+    new = cv2.resize(difference, (width, height), interpolation=cv2.INTER_LINEAR) > CHANGED
+    patches: list[Patch] = []
+    before = cv2.resize(ring.reference[..., 0].astype(np.float32), (width, height),
+                        interpolation=cv2.INTER_LINEAR) * light
+    where = np.nonzero(new)  # only what changed can be a piece: its colours alone are judged
+    small = (np.minimum(where[0] * difference.shape[0] // height, difference.shape[0] - 1),
+             np.minimum(where[1] * difference.shape[1] // width, difference.shape[1] - 1))
+    alike = difference[small] < PRINT_CHANGE
+    for player, mask_new in colour_masks(lab[where], ring.colours, before[where],
+                                         light[where]).items():
+        mask = np.zeros((height, width), bool)
+        mask[where] = mask_new & ~(ring.printed[player][small] & alike)
+        patches += patches_of(player, mask, ring.ship_px)
+    patches = [p for p in patches if ring.place(p.centre, beside=True) is not None]
+    owner = np.zeros((height, width), np.int32)
+    for n, patch in enumerate(patches):
+        x, y, w, h = patch.box
+        owner[y:y + h, x:x + w][patch.mask.astype(bool)] = n + 1
+    chip, measured = chip_radius(ring, patches)
+    rim = 2 * max(1, int(RIM * chip * ring.side_at(ring.middle))) + 1  # a piece's edge
+    seen = cv2.dilate((owner > 0).astype(np.uint8), np.ones((rim, rim), np.uint8))
+    return Look(patches, new, owner, new & ~seen.astype(bool), chip, measured)
+
+
+def _difference(lab: np.ndarray, reference: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """How far ``lab`` lies from the table at the start (Lab, at the reference's size), the
+    light and the cast evened out; and how much brighter the light is at each pixel than it
+    was (at ``lab``'s size)."""
+    height, width = lab.shape[:2]
+    small = cv2.resize(lab, reference.shape[1::-1], interpolation=cv2.INTER_AREA)
+    before = reference.astype(np.float32)
+    window = max(3, (max(small.shape[:2]) // 8) | 1)
+    light = cv2.blur(small[..., 0], (window, window)) / np.maximum(
+        cv2.blur(before[..., 0], (window, window)), 4.0)
+    cast = np.median(small[..., 1:] - before[..., 1:], axis=(0, 1))
+    expected = before[..., 0] * light
+    darker = (small[..., 0] - expected) / np.maximum(expected, DARKEST_EXPECTED)
+    difference = np.sqrt((darker * LIGHTNESS_SCALE) ** 2
+                         + ((small[..., 1:] - before[..., 1:] - cast) ** 2).sum(axis=2))
+    return difference, cv2.resize(light, (width, height), interpolation=cv2.INTER_LINEAR)
+
+
+def patches_of(player: str, mask: np.ndarray, ship_px: float) -> list[Patch]:
+    """The patches of ``mask``: mended where print crosses a piece, and opened by a tenth
+    of a ship's length (specks and thin seams of a board's like-coloured art go)."""
+    side = 2 * max(1, int(round(OPENING * math.sqrt(ship_px)))) + 1
+    mask = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN,
+                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side)))
+    outlines, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    found = []
+    for outline in outlines:
+        x, y, w, h = cv2.boundingRect(outline)
+        alone = np.zeros((h, w), np.uint8)  # a piece is solid: its print is no hole in it
+        cv2.drawContours(alone, [outline - (x, y)], -1, 1, -1)
+        area = float(alone.sum())
+        if area < SMALLEST * ship_px:
+            continue
+        moments = cv2.moments(alone, binaryImage=True)
+        centre = (float(x + moments["m10"] / moments["m00"]),
+                  float(y + moments["m01"] / moments["m00"]))
+        (_, _), (side_a, side_b), _ = cv2.minAreaRect(outline)
+        elongation = max(side_a, side_b) / max(1.0, min(side_a, side_b))
+        hull = max(1.0, cv2.contourArea(cv2.convexHull(outline)))
+        found.append(Patch(player, alone, (x, y, w, h), area, centre, max(side_a, side_b),
+                            elongation, min(1.0, area / hull)))
+    return found
+
+
+def thickness(patch: Patch) -> float:
+    """The radius of the largest disc inside the patch."""
+    mask = cv2.copyMakeBorder(patch.mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    return float(cv2.distanceTransform(mask, cv2.DIST_L2, 3).max())
+
+
+def touches(patch: Patch, patches: list[Patch]) -> bool:
+    """Whether another patch lies within a few pixels of ``patch``."""
+    x, y, w, h = patch.box
+    near = cv2.dilate(patch.mask, np.ones((2 * TOUCH + 1, 2 * TOUCH + 1), np.uint8))
+    for other in patches:
+        ox, oy, ow, oh = other.box
+        if other is patch or ox > x + w + TOUCH or oy > y + h + TOUCH \
+                or ox + ow < x - TOUCH or oy + oh < y - TOUCH:
+            continue
+        # the other's pixels in ``patch``'s box, its ``TOUCH`` margin included
+        grown = cv2.copyMakeBorder(near, TOUCH, TOUCH, TOUCH, TOUCH, cv2.BORDER_CONSTANT, 0)
+        grown = cv2.dilate(grown, np.ones((2 * TOUCH + 1, 2 * TOUCH + 1), np.uint8))
+        left, top = x - TOUCH, y - TOUCH
+        x0, y0 = max(ox, left), max(oy, top)
+        x1, y1 = min(ox + ow, left + grown.shape[1]), min(oy + oh, top + grown.shape[0])
+        if x1 > x0 and y1 > y0 and (grown[y0 - top:y1 - top, x0 - left:x1 - left]
+                                    & other.mask[y0 - oy:y1 - oy, x0 - ox:x1 - ox]).any():
+            return True
+    return False
+
+
+def chip_radius(ring: Ring, patches: list[Patch]) -> tuple[float, bool]:
+    """A chip's radius as a share of a board's side, and whether it was measured: the chip
+    patches' thickness (the deepest point of chips alone, side by side or stacked is a
+    chip's middle) near their largest, as a chip half hidden is thinner and none is
+    thicker; a ship's size and False when no patch is a chip's."""
+    chips = [thickness(p) / ring.side_at(p.centre) for p in patches
+             if p.elongation <= CHIP_LONGEST and p.solidity >= HEAP
+             and CHIP_SIZES[0] <= p.area / ship_px_at(ring, p.centre)]
+    if not chips:
+        return math.sqrt(ring.ship_px / math.pi) / ring.side_at(ring.middle), False
+    return float(np.percentile(chips, CHIP_PERCENTILE)), True
+
+
+def ship_px_at(ring: Ring, point: tuple[float, float]) -> float:
+    """A ship's area at ``point`` (it was measured on the gate)."""
+    return ring.ship_px * (ring.side_at(point) / ring.side_at(ring.middle)) ** 2
+
+
+def discs(patch: Patch, radius: float) -> int:
+    """How many chips of ``radius`` the patch holds: a disc laid at its thickest point and
+    taken away, again and again, while what is left there is a chip's worth (thick enough,
+    and filling enough of the disc: what a chip lying loosely on another shows of it)."""
+    mask = cv2.copyMakeBorder(patch.mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    disc_area = math.pi * radius ** 2
+    count = 0
+    while count < MOST_CHIPS:
+        depth = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+        _, deepest, _, (x, y) = cv2.minMaxLoc(depth)
+        if deepest < LEFT_OVER * radius:
+            break
+        disc = np.zeros_like(mask)
+        cv2.circle(disc, (x, y), int(round(radius)), 1, -1)
+        if count and float((mask & disc).sum()) < FILLS_DISC * disc_area:
+            break
+        mask &= 1 - disc
+        count += 1
+    return count

@@ -1,0 +1,250 @@
+"""The pieces on a calibrated ring, in one picture: where each ship stands, each colour's
+probes on the jump gate, each planet's station and the probes on tiles reserved beside it
+(DESIGN.md §5.5).
+
+A piece is a patch of a player's colour where the table at the start showed something else
+(not that colour's print, and not the same colour in other light). Each player has one ship:
+the patch of their colour on the ring most like a ship (its size at the start, longer than
+wide, and not two chips side by side). Every other patch is chips, counted by laying
+chip-sized discs into it until nothing a chip could be is left: chips that touch, overlap or
+lie two in a loose stack each leave a disc's worth. Where a patch lies says what it is: on the
+gate a probe, on a planet's board a station, beside a board a probe on a reserved tile.
+Whatever is not sure is left out and named among the problems, never guessed.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from companion.observations import GATE, PiecesSeen, Problem
+from vision.pieces.patches import (HEAP, Look, Patch, discs, look_at, ship_px_at, thickness,
+                                   touches)
+from vision.pieces.ring import Ring
+
+SHIP_SIZES = (0.55, 1.7)
+"""A ship's patch covers this much of the ships' size at the start, at the least and most
+(two chips side by side, as long for their width as a ship, cover about twice as much)."""
+LONGER = 1.45
+"""A ship is at least this much longer than wide ..."""
+SHIP_FILLS = 0.6
+"""... fills this share of its hull ..."""
+NARROWER = 1.0
+"""... and, where chips lie alone to measure, is narrower than this share of a chip (at its
+thickest, two chips side by side are as thick as one) ..."""
+SHORTEST_SHIP = 0.85
+"""... and at least this much as long as a chip is wide (its thin tips may not show) ..."""
+LONGER_THAN_CHIP = 1.1
+"""... and this much where it touches another piece (the crescent a chip half under another
+shows is at most as long as a chip is wide)."""
+SHIP_OVER = 0.15
+"""A ship standing over a board's edge stands on it if its middle is at most this many board
+sides off it."""
+ROUND = 1.3
+"""A station chip is at most this much longer than wide."""
+THICKEST = 1.3
+"""No patch of chips is thicker than this many chips' radii (a dark tile under a black one
+is). A thicker patch, or one more ragged than chips (``HEAP``: a shadow's edge, art under
+changed light, half a piece under a hand) leaves its colour unknown where it lies."""
+AREA_PER_CHIP = (0.6, 1.15)
+"""Chips counted at a place cover this much of a chip's area each, at the least (heaps,
+stacks) and the most; outside it the count is not sure."""
+TILE_RING = 1.3
+AROUND = 24
+ON_TILE = 0.6
+"""A chip lies on a tile when this share of the points ``TILE_RING`` chip radii around its
+middle is new (a tile's edge reaches about half a chip beyond its probe)."""
+TILE_REACH = 1.8
+"""A reserved tile reaches about this many chip radii from its probe's middle."""
+UNEXPLAINED = 0.3
+"""Something new of no player's colour, of at least this share of a chip, on the gate or a
+board makes its place unknown; beside a board, where reserved tiles lie, what is larger than
+``HAND`` chips (a few tiles in a row are smaller) or carries no piece."""
+HAND = 12.0
+
+
+def read_pieces(bgr: np.ndarray, ring: Ring) -> tuple[PiecesSeen | None, tuple[Problem, ...]]:
+    """What ``bgr`` shows of the pieces on ``ring``, and what could not be read."""
+    height, width = bgr.shape[:2]
+    if (width, height) != ring.image_size:
+        return None, (Problem("no_ring", f"the ring was found in {ring.image_size[0]}x"
+                              f"{ring.image_size[1]} frames, not {width}x{height}: calibrate "
+                              "the ring again"),)
+    look = look_at(bgr, ring)
+    problems = [Problem("unsure_piece", f"the {player} pieces are not read: their ship was "
+                        "not found on the jump gate when the ring was calibrated")
+                for player in ring.unseen]
+    unsure: set[tuple[str, str]] = set()
+    """(place, colour): what that colour shows there is not clear."""
+    ships: dict[str, str] = {}
+    shipped: list[Patch] = []
+    for player in ring.colours:
+        ship = _ship(ring, look.patches, player, look)
+        if ship is None:
+            problems.append(Problem("unsure_piece", f"the {player} ship is not seen"))
+            # some patch of that colour may be the ship, half hidden: on the gate or a board
+            # it could be taken for chips
+            unsure |= {(place, player) for place in
+                       (ring.place(p.centre, beside=False) for p in look.patches
+                        if p.player == player) if place is not None}
+            continue
+        shipped.append(ship)
+        place = ring.place(ship.centre, beside=False, reach=SHIP_OVER)
+        if place is None:
+            problems.append(Problem("unsure_piece", f"the {player} ship is off the ring"))
+        else:
+            ships[player] = place
+    tally: dict[tuple[str, str], list[float]] = {}
+    """(place, colour) -> chips counted there, chips' worth of area there."""
+    built: dict[str, set[str]] = {name: set() for name, _ in ring.planets}
+    for patch in look.patches:
+        if any(patch is ship for ship in shipped):
+            continue
+        place = ring.place(patch.centre, beside=True)
+        radius = look.radius(ring, patch.centre)
+        if place is None:
+            continue
+        if patch.solidity < HEAP or thickness(patch) > THICKEST * radius:
+            unsure.add((place, patch.player))  # no chips, nor a ship: something else
+            continue
+        count = discs(patch, radius)
+        inside = ring.inside(place, patch.centre)  # how far within its board, in pixels
+        on_tile = place != GATE and inside < radius and _on_tile(look, patch, radius)
+        on_board = place != GATE and not on_tile and inside >= 0
+        if on_board and patch.elongation > ROUND:  # no station: part of a ship, two things
+            unsure.add((place, patch.player))
+        elif on_board and count:
+            built[place].add(patch.player)
+        elif place != GATE and not on_tile:  # beside a board, yet on no tile: at its edge
+            unsure.add((place, patch.player))
+        elif count:
+            counted = tally.setdefault((place, patch.player), [0.0, 0.0])
+            counted[0] += count
+            counted[1] += patch.area / (math.pi * radius ** 2)
+    for (place, player), (count, area) in tally.items():
+        if not AREA_PER_CHIP[0] <= area / count <= AREA_PER_CHIP[1]:
+            unsure.add((place, player))  # the discs and the area tell different counts
+    hidden = _unexplained(ring, look, [p.centre for p in look.patches])
+    for place, player in sorted(unsure):
+        problems.append(Problem("unsure_piece", f"{player} is not clear on {place}"))
+    for place in sorted(hidden):
+        problems.append(Problem("unsure_piece", f"something on {place} is not a piece of "
+                                "any player's colour (a hand, a piece in shadow)"))
+    places = [GATE] + [name for name, _ in ring.planets]
+    unknown = {place for place in places if place in hidden}
+    gate = {player: int(tally.get((GATE, player), (0, 0))[0]) for player in ring.colours
+            if GATE not in unknown and (GATE, player) not in unsure}
+    # a planet's counts name only the colours with probes there: one colour not clear
+    # leaves the whole planet out
+    reserved = {name: {player: int(count) for (place, player), (count, _) in tally.items()
+                       if place == name}
+                for name, _ in ring.planets
+                if name not in unknown and not any(place == name for place, _ in unsure)
+                and not ring.unseen}  # an unseen colour's probes may lie beside any board
+    stations: dict[str, str | None] = {}
+    for name, colours in built.items():
+        if name in unknown or any(place == name for place, _ in unsure):
+            continue  # its station, if any, is not clear
+        if len(colours) > 1:
+            problems.append(Problem("unsure_piece", f"{name} shows stations of "
+                                    f"{' and '.join(sorted(colours))}"))
+        elif colours or not ring.unseen:  # none seen may be an unseen colour's
+            stations[name] = next(iter(colours), None)
+    for player, at in ships.items():
+        if at in unknown:
+            problems.append(Problem("unsure_piece", f"the {player} ship is seen on {at}, "
+                                    "where something else is not clear"))
+    ships = {player: at for player, at in ships.items() if at not in unknown}
+    return PiecesSeen(ships, gate, stations, reserved), tuple(problems)
+
+
+def _ship(ring: Ring, patches: list[Patch], player: str, look: Look) -> Patch | None:
+    """The player's patch most like a ship: longer than wide, narrower and longer than a
+    chip (when chips were measured), nearest a ship's size; None when none is."""
+    def like_ship(patch: Patch) -> bool:
+        size = patch.area / ship_px_at(ring, patch.centre)
+        if not (patch.player == player and patch.elongation >= LONGER
+                and patch.solidity >= SHIP_FILLS and SHIP_SIZES[0] <= size <= SHIP_SIZES[1]):
+            return False
+        chip = look.radius(ring, patch.centre)
+        if not look.measured:
+            return True
+        length = patch.length / (2 * chip)
+        return (thickness(patch) <= NARROWER * chip and length >= SHORTEST_SHIP
+                and (length >= LONGER_THAN_CHIP or not touches(patch, look.patches)))
+    return min(filter(like_ship, patches),
+               key=lambda p: abs(math.log(p.area / ship_px_at(ring, p.centre))), default=None)
+
+
+def _unexplained(ring: Ring, look: Look, pieces: list[tuple[float, float]]) -> set[str]:
+    """The places where something new lies that is no player's colour: a hand (over
+    whatever it covers), a piece in a shadow too deep to show its colour (on the gate or a
+    board), a reserved tile whose probe does not show (each tile carries one). Such a place
+    is unknown, never empty."""
+    opened = cv2.morphologyEx(look.unexplained.astype(np.uint8), cv2.MORPH_OPEN,
+                              np.ones((5, 5), np.uint8))
+    # the pieces of one thing joined (a tile's edge around a probe that does not show)
+    side = 2 * int(look.radius(ring, ring.middle)) + 1
+    joined = cv2.morphologyEx(opened, cv2.MORPH_CLOSE,
+                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side)))
+    count, labels, stats, centres = cv2.connectedComponentsWithStats(joined)
+    boards = ring.board_map(joined.shape)
+    names = [GATE] + [name for name, _ in ring.planets]
+    places: set[str] = set()
+    for k in range(1, count):
+        centre = (float(centres[k][0]), float(centres[k][1]))
+        chip_area = math.pi * look.radius(ring, centre) ** 2
+        chips = stats[k, cv2.CC_STAT_AREA] / chip_area
+        if chips < UNEXPLAINED:
+            continue
+        x, y, w, h = (int(v) for v in stats[k, :4])
+        blob = labels[y:y + h, x:x + w] == k
+        on = np.bincount(boards[y:y + h, x:x + w][blob], minlength=len(names) + 1)
+        if chips > HAND:  # a hand: every place it covers, and the tiles beside them
+            covered = {names[n - 1] for n in range(1, len(names) + 1)
+                       if on[n] >= UNEXPLAINED * chip_area}
+            edge = cv2.findContours(blob.astype(np.uint8), cv2.RETR_EXTERNAL,
+                                    cv2.CHAIN_APPROX_SIMPLE)[0]
+            points = [(float(px + x), float(py + y)) for outline in edge
+                      for px, py in outline[::4, 0]]
+            places |= covered | {place for place in
+                                 (ring.place(p, beside=True) for p in points) if place}
+        elif on[1:].max() * 2 >= on.sum():  # mostly on the gate or one board
+            places.add(names[int(on[1:].argmax())])
+        else:  # beside a board: reserved tiles, each of which carries a probe that shows
+            place = ring.place(centre, beside=True)
+            if place is not None and _bare(blob, (x, y), pieces,
+                                           look.radius(ring, centre)) > chip_area:
+                places.add(place)
+    return places
+
+
+def _bare(blob: np.ndarray, origin: tuple[int, int], pieces: list[tuple[float, float]],
+          radius: float) -> float:
+    """How much of ``blob`` (at ``origin``), its holes filled, lies farther than a tile's
+    reach from every piece: a tile there carries no probe that shows."""
+    whole = np.zeros(blob.shape, np.uint8)
+    outlines = cv2.findContours(blob.astype(np.uint8), cv2.RETR_EXTERNAL,
+                                cv2.CHAIN_APPROX_SIMPLE)[0]
+    cv2.drawContours(whole, outlines, -1, 1, -1)
+    for px, py in pieces:
+        cv2.circle(whole, (int(round(px - origin[0])), int(round(py - origin[1]))),
+                   int(round(TILE_REACH * radius)), 0, -1)
+    return float(whole.sum())
+
+
+def _on_tile(look: Look, patch: Patch, radius: float) -> bool:
+    """Whether the chip lies on something laid since the start (a reserved tile, reaching
+    over a board's edge) rather than on the board itself: what is around it is new, where
+    it is no other piece (a ship standing beside a station)."""
+    height, width = look.new.shape
+    turns = np.linspace(0, 2 * math.pi, AROUND, endpoint=False)
+    x = np.clip(patch.centre[0] + TILE_RING * radius * np.cos(turns), 0, width - 1)
+    y = np.clip(patch.centre[1] + TILE_RING * radius * np.sin(turns), 0, height - 1)
+    owners = look.owner[y.astype(int), x.astype(int)]
+    own = next(n for n, other in enumerate(look.patches) if other is patch) + 1
+    ground = (owners == 0) | (owners == own)
+    new = look.new[y.astype(int), x.astype(int)] & ground
+    return bool(ground.any()) and float(new.sum() / ground.sum()) >= ON_TILE

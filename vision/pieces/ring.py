@@ -1,0 +1,309 @@
+"""The ring as a game starts: the jump gate, the eight planet boards around it in clockwise
+order, and each player's colour as the table's light shows it on their ship (DESIGN.md §5.5).
+
+Nothing here knows the boards' art or size. Several ways of seeing the boards are tried
+(``boards``); a way shows the ring when the tapped planet is a board, some board has eight of
+like size around it, the tapped one among them, on every side, and at like distances. The way
+that shows it most plainly wins; the gate is the board in the middle, and the planets are
+named clockwise from the tapped one. What the players' colours already mark at the start (a
+board's printed badges, the gate's art, the table's grain) is kept in a small picture of the
+table at the start, so that it is never taken for a piece.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.observations import GATE
+from vision.pieces.boards import board_masks, working_scale
+from vision.pieces.colours import (PLAYER_COLOURS, PieceColour, colour_masks, lab_of,
+                                   learn_colours)
+
+Polygon = tuple[tuple[float, float], ...]
+
+PLANETS = 8
+BESIDE = 0.9
+"""A reserved tile's probe lies within this many board sides of its planet's board."""
+BOARD_AREAS = (0.3, 6.0)
+"""A board's area against the tapped planet's, at the least and the most (the gate may be
+larger than a planet; a card is smaller)."""
+SOLID = 0.75
+"""A board fills at least this share of its outline's hull (a thin arc of a play mat does
+not)."""
+WIDEST_GAP = 0.6 * math.pi
+"""Seen from the gate, no two neighbouring planets lie farther apart than this."""
+PLAINEST = 2.5
+"""A ring whose planets' sizes, distances and gaps vary more than this (the sum of the widest
+gap in radians and the logarithms of the largest to smallest area and distance) is no ring:
+the boards were not seen whole."""
+TRIM = 0.2
+"""What sticks out of a board by less than this share of its side is trimmed off it."""
+PRINT_SCALE = 4
+"""The table at the start is kept at a quarter of the frame's size."""
+
+
+class RingNotFound(ValueError):
+    """The ring cannot be found in the image; the message says what to change."""
+
+
+@dataclass(frozen=True)
+class Ring:
+    image_size: tuple[int, int]
+    gate: Polygon
+    planets: tuple[tuple[str, Polygon], ...]
+    """Clockwise from the first, each board's corners (image pixels)."""
+    colours: dict[str, PieceColour]
+    ship_px: float
+    """A ship's area (image pixels) at calibration: the scale pieces are judged at."""
+    reference: np.ndarray
+    """The table at the start (8-bit Lab) at 1/``PRINT_SCALE`` of the frame: what is there
+    then (a board's print, the table's grain) is no piece."""
+    unseen: tuple[str, ...] = ()
+    """Players whose ship was not found on the gate: their colour is not known, so their
+    pieces are not read (a black ship on a gate as dark as it)."""
+
+    def side_at(self, point: tuple[float, float]) -> float:
+        """A planet board's side (pixels) were one lying at ``point``: the boards' sides
+        near it weighed by nearness, as the camera's perspective shrinks the far side."""
+        middles, sides = self._boards
+        distance = np.hypot(middles[:, 0] - point[0], middles[:, 1] - point[1])
+        weights = 1.0 / np.maximum(distance, 1.0) ** 2
+        return float((sides * weights).sum() / weights.sum())
+
+    def place(self, point: tuple[float, float], beside: bool = False, reach: float = 0.0
+              ) -> str | None:
+        """The gate or the planet ``point`` lies on (or off its edge by ``reach`` of a
+        board's side); with ``beside``, also the planet whose board it lies beside (a
+        reserved tile), if nearer it than the gate; None when off the ring."""
+        gate_off = -cv2.pointPolygonTest(np.array(self.gate, np.float32), point, True)
+        if gate_off <= 0:
+            return GATE
+        nearest: tuple[float, str] | None = None
+        for (name, corners), side in zip(self.planets, self._boards[1]):
+            off = -cv2.pointPolygonTest(np.array(corners, np.float32), point, True)
+            if off <= reach * side:
+                return name
+            if beside and off <= BESIDE * side and (nearest is None or off < nearest[0]):
+                nearest = (off, name)
+        return nearest[1] if nearest is not None and nearest[0] < gate_off else None
+
+    def inside(self, place: str, point: tuple[float, float]) -> float:
+        """How far ``point`` lies within ``place``'s board (pixels; below 0 outside it)."""
+        outline = self.gate if place == GATE else dict(self.planets)[place]
+        return float(cv2.pointPolygonTest(np.array(outline, np.float32), point, True))
+
+    def board_map(self, shape: tuple[int, ...]) -> np.ndarray:
+        """Each pixel's board: 1 the gate, 2 to 9 the planets in ring order, 0 none."""
+        boards = np.zeros(shape[:2], np.uint8)
+        for n, polygon in enumerate([self.gate] + [corners for _, corners in self.planets]):
+            cv2.fillPoly(boards, [np.round(np.array(polygon)).astype(np.int32)], n + 1)
+        return boards
+
+    @functools.cached_property
+    def printed(self) -> dict[str, np.ndarray]:
+        """Where the start showed each player's colour (a board's badge, the gate's art), at
+        the reference's size; the ships then on the gate were taken out of the reference."""
+        return colour_masks(self.reference.astype(np.float32), self.colours)
+
+    @functools.cached_property
+    def _boards(self) -> tuple[np.ndarray, np.ndarray]:
+        """The planet boards' middles and sides (pixels)."""
+        outlines = [np.array(corners, np.float32) for _, corners in self.planets]
+        return (np.array([outline.mean(axis=0) for outline in outlines]),
+                np.array([math.sqrt(abs(cv2.contourArea(o))) for o in outlines]))
+
+    @property
+    def middle(self) -> tuple[float, float]:
+        x, y = np.array(self.gate).mean(axis=0)
+        return float(x), float(y)
+
+    def to_json(self) -> dict[str, Any]:
+        ok, png = cv2.imencode(".png", self.reference)
+        return {"image_size": list(self.image_size), "ship_px": round(self.ship_px, 1),
+                "gate": [[round(x, 1), round(y, 1)] for x, y in self.gate],
+                "planets": [{"name": name, "corners": [[round(x, 1), round(y, 1)]
+                                                        for x, y in corners]}
+                            for name, corners in self.planets],
+                "colours": {name: colour.to_json() for name, colour in self.colours.items()},
+                "unseen": list(self.unseen),
+                "print": base64.b64encode(png.tobytes()).decode("ascii")}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Ring:
+        """The ring in ``data``, checked whole (``ValueError`` names what is wrong)."""
+        width, height = (int(v) for v in data["image_size"])
+        if not (0 < width <= 20_000 and 0 < height <= 20_000):
+            raise ValueError("image_size is no camera frame's")
+
+        def polygon(raw: Any, what: str) -> Polygon:
+            points = tuple((float(x), float(y)) for x, y in raw)
+            if len(points) < 3 or not all(-width <= x <= 2 * width and -height <= y <= 2 * height
+                                          for x, y in points):
+                raise ValueError(f"{what} is not a place in the frame")
+            return points
+        planets = tuple((str(p["name"]), polygon(p["corners"], f"planet {p['name']!s:.30}"))
+                        for p in data["planets"])
+        if len(planets) != PLANETS or len({name for name, _ in planets}) != PLANETS:
+            raise ValueError(f"the ring needs {PLANETS} planets, each once")
+        colours = {str(name): PieceColour.from_json(value)
+                   for name, value in data["colours"].items()}
+        unseen = tuple(str(name) for name in data.get("unseen", []))
+        if not colours or not set(colours) | set(unseen) <= set(PLAYER_COLOURS) \
+                or set(colours) & set(unseen):
+            raise ValueError(f"the players' colours are some of {', '.join(PLAYER_COLOURS)}, "
+                             "each once")
+        ship = float(data["ship_px"])
+        if not 0 < ship < width * height:
+            raise ValueError("ship_px is no ship's area")
+        raw = np.frombuffer(base64.b64decode(str(data["print"]), validate=True), np.uint8)
+        reference = cv2.imdecode(raw, cv2.IMREAD_UNCHANGED) if raw.size else None
+        expected = (_print_side(height), _print_side(width), 3)
+        if reference is None or reference.shape != expected or reference.dtype != np.uint8:
+            raise ValueError("the ring's picture at the start is not one of the frame")
+        return cls((width, height), polygon(data["gate"], "the gate"), planets, colours, ship,
+                   reference, unseen)
+
+
+def _print_side(pixels: int) -> int:
+    return max(1, pixels // PRINT_SCALE)
+
+
+def find_ring(bgr: np.ndarray, planets: list[str], first: tuple[float, float],
+              players: list[str]) -> Ring:
+    """The ring in ``bgr`` (the table as a game starts), its planets named ``planets``
+    clockwise from the one at ``first`` (a pixel on it), and the colours of ``players``
+    learned from their ships on the gate. Raises ``RingNotFound`` saying what to change."""
+    if len(planets) != PLANETS or len(set(planets)) != PLANETS:
+        raise RingNotFound(f"name the {PLANETS} planets, each once, clockwise")
+    unknown = [p for p in players if p not in PLAYER_COLOURS]
+    if unknown or len(set(players)) != len(players) or not players:
+        raise RingNotFound(f"players' colours are {', '.join(PLAYER_COLOURS)}, each once; not "
+                           f"{', '.join(unknown or players)}")
+    height, width = bgr.shape[:2]
+    if not (0 <= first[0] < width and 0 <= first[1] < height):
+        raise RingNotFound("the first planet's point is off the image")
+    scale = working_scale(bgr.shape)
+    tap = (first[0] * scale, first[1] * scale)
+    best: tuple[float, _Board, list[_Board]] | None = None
+    for _, mask in board_masks(bgr):
+        found = _ring_in(mask, tap)
+        if found is not None and (best is None or found[0] < best[0]):
+            best = found
+    if best is None or best[0] > PLAINEST:
+        raise RingNotFound("the eight planets and the jump gate were not found around the "
+                           "tapped planet: lay the boards apart, none touching another, all "
+                           "in view, and tap the first planet's middle")
+    _, gate, ring = best
+    lab = lab_of(bgr)
+    gate_mask = np.zeros((height, width), np.uint8)
+    cv2.drawContours(gate_mask, [np.round(gate.outline / scale).astype(np.int32)], -1, 1, -1)
+    colours, ships = learn_colours(lab, gate_mask, players)
+    if not colours:
+        raise RingNotFound("no player's ship was found on the jump gate: stand every "
+                           "player's ship on it, in the camera's view")
+    areas = [float(mask.sum()) for mask in ships.values()]
+    named = tuple((name, _box(board.outline / scale)) for name, board in zip(planets, ring))
+    return Ring((width, height), _hull(gate.outline / scale), named, colours,
+                float(np.median(areas)), _without(bgr, ships),
+                tuple(p for p in players if p not in colours))
+
+
+def _without(bgr: np.ndarray, ships: dict[str, np.ndarray]) -> np.ndarray:
+    """The table at the start as if no ship stood on the gate (8-bit Lab, small): a ship that
+    leaves uncovers what was under it, which is no piece; one that stays is one."""
+    height, width = bgr.shape[:2]
+    small = cv2.resize(bgr, (_print_side(width), _print_side(height)),
+                       interpolation=cv2.INTER_AREA)
+    covered = np.zeros(small.shape[:2], np.uint8)
+    for mask in ships.values():
+        covered |= cv2.resize(mask.astype(np.uint8), covered.shape[::-1],
+                              interpolation=cv2.INTER_AREA) > 0
+    covered = cv2.dilate(covered, np.ones((5, 5), np.uint8))
+    return cv2.cvtColor(cv2.inpaint(small, covered, 3, cv2.INPAINT_TELEA), cv2.COLOR_BGR2LAB)
+
+
+@dataclass(frozen=True)
+class _Board:
+    label: int
+    area: float
+    centre: np.ndarray
+    outline: np.ndarray
+
+
+def _boards(mask: np.ndarray) -> tuple[list[_Board], np.ndarray]:
+    count, labels, stats, centres = cv2.connectedComponentsWithStats(mask)
+    boards = []
+    for k in range(1, count):
+        outlines, _ = cv2.findContours((labels == k).astype(np.uint8), cv2.RETR_EXTERNAL,
+                                       cv2.CHAIN_APPROX_SIMPLE)
+        outline = max(outlines, key=cv2.contourArea)
+        hull = cv2.contourArea(cv2.convexHull(outline))
+        area = float(stats[k, cv2.CC_STAT_AREA])
+        if area >= SOLID * hull:
+            boards.append(_Board(k, area, centres[k], outline[:, 0].astype(np.float64)))
+    return boards, labels
+
+
+def _ring_in(mask: np.ndarray, tap: tuple[float, float]
+             ) -> tuple[float, _Board, list[_Board]] | None:
+    """The plainest ring ``mask`` shows around the tapped board: how plain, the gate, and
+    the planets clockwise from the tapped one; None when it shows none."""
+    boards, labels = _boards(mask)
+    height, width = labels.shape
+    at = int(labels[min(int(tap[1]), height - 1), min(int(tap[0]), width - 1)])
+    tapped = next((b for b in boards if b.label == at), None)
+    if tapped is None:
+        return None
+    like = [b for b in boards
+            if BOARD_AREAS[0] * tapped.area <= b.area <= BOARD_AREAS[1] * tapped.area]
+    best = None
+    for gate in like:
+        if gate is tapped:
+            continue
+        distance = {b.label: float(np.hypot(*(b.centre - gate.centre))) for b in like}
+        around = sorted((b for b in like if b is not gate), key=lambda b: distance[b.label])
+        around = around[:PLANETS]
+        if len(around) < PLANETS or tapped not in around:
+            continue
+        turns = {b.label: math.atan2(b.centre[1] - gate.centre[1], b.centre[0] - gate.centre[0])
+                 for b in around}
+        ordered = sorted(turns.values())
+        gap = float(np.diff(ordered + [ordered[0] + 2 * math.pi]).max())
+        if gap > WIDEST_GAP:
+            continue
+        areas = [b.area for b in around]
+        reach = [distance[b.label] for b in around]
+        plain = gap + math.log(max(areas) / min(areas)) + math.log(max(reach) / min(reach))
+        if best is None or plain < best[0]:
+            start = turns[tapped.label]
+            # image y runs down: a growing angle turns clockwise as the camera sees the table
+            clockwise = sorted(around, key=lambda b: (turns[b.label] - start) % (2 * math.pi))
+            best = (plain, gate, clockwise)
+    return best
+
+
+def _box(outline: np.ndarray) -> Polygon:
+    """The board's rectangle: its outline opened by a fifth of its side first, so that a
+    small thing touching it (a marker, a card's corner) is no part of it."""
+    x, y, w, h = cv2.boundingRect(outline.astype(np.float32))
+    mask = np.zeros((h + 2, w + 2), np.uint8)
+    cv2.drawContours(mask, [np.round(outline - (x - 1, y - 1)).astype(np.int32)], -1, 1, -1)
+    side = max(3, int(TRIM * math.sqrt(mask.sum())) | 1)
+    opened = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((side, side), np.uint8))
+    found, _ = cv2.findContours(opened if opened.any() else mask, cv2.RETR_EXTERNAL,
+                                cv2.CHAIN_APPROX_SIMPLE)
+    core = (max(found, key=cv2.contourArea)[:, 0] + (x - 1, y - 1)).astype(np.float32)
+    box = cv2.boxPoints(cv2.minAreaRect(core))
+    return tuple((float(px), float(py)) for px, py in box)
+
+
+def _hull(outline: np.ndarray) -> Polygon:
+    hull = cv2.approxPolyDP(cv2.convexHull(outline.astype(np.float32)), 2.0, True)[:, 0]
+    return tuple((float(x), float(y)) for x, y in hull)
