@@ -36,8 +36,9 @@ def _scan(args: argparse.Namespace) -> int:
     except CalibrationError as error:
         complain(error)
         return EXIT_BAD_INPUT
-    if calibration.cards_problem:
-        complain(f"note: {calibration.cards_problem}")
+    for problem in (calibration.cards_problem, calibration.ring_problem):
+        if problem:
+            complain(f"note: {problem}")
     pipeline = Pipeline(calibration)
     results = []
     for path in args.images:
@@ -59,6 +60,20 @@ def _scan(args: argparse.Namespace) -> int:
             print(f"  tile T{tile['id']:02d} {tile['kind']} in "
                   f"{printable(tile['zone'] or 'no zone')}")
         print(f"  markers: {', '.join(str(m['id']) for m in data['markers']) or 'none'}")
+        if "pieces" in data:  # names come from the calibration file
+            pieces = data["pieces"]
+            print("  ships: " + (", ".join(f"{colour} on {printable(place)}" for colour, place
+                                           in pieces["ships"].items()) or "none sure"))
+            print("  jump gate: " + (", ".join(f"{colour} {count}" for colour, count
+                                              in pieces["gate"].items()) or "not sure"))
+            built = {printable(name): colour for name, colour in pieces["stations"].items()
+                     if colour}
+            print("  stations: " + (", ".join(f"{colour} on {name}"
+                                             for name, colour in built.items()) or "none"))
+            print("  reserved: " + (", ".join(
+                f"{colour} {count} beside {printable(name)}"
+                for name, counts in pieces["reserved"].items()
+                for colour, count in counts.items()) or "none"))
         for problem in data["problems"]:
             print(f"  problem: {printable(problem['message'])}")
         for code in data.get("codes", []):
