@@ -9,6 +9,11 @@ It reads the debounced observation of the table view and the scan tray view toge
 - A sticker in the scan tray: the tile kind of the scan, develop or discover being proposed.
 - Face-up space tiles at the ship's planet: the reveal of the action being proposed.
 - At the end, the stickers in the tray: a player's tile inventory.
+- The pieces on the ring (when the camera follows them): the player's ship seen moved to where
+  an action proposed leads keeps that proposal only; moved to a neighbour with no card laid, a
+  flight. Where the table shows a ship, a station or the gate's probes otherwise than the
+  record, and no proposal explains it, a flag says so ("the table shows the red ship on Caldera;
+  the record says Hazard"); what the camera is not sure of says nothing.
 """
 
 from __future__ import annotations
@@ -16,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.observations import (DISCARD_ZONE, TRAY_ZONE, CardSeen, Observation, TileSeen,
-                                    planet_zone)
+from companion.observations import (DISCARD_ZONE, GATE, TRAY_ZONE, CardSeen, Observation,
+                                    PiecesSeen, TileSeen, planet_zone)
 from companion.rules import (DEVELOP, DISCOVER, SPACE, TOP_UP, Card, Event, Fly, GameState,
                              Inventory, Jump, MalformedEventError,
                              Template, TopUp, is_legal, legal_events, takes_tile)
@@ -133,6 +138,8 @@ class Tracker:
                                        "action of {player}'s can take a tile now",
                                        number=f"{tile.tile_id:02d}",
                                        player=state.current_name))
+        if seen.pieces is not None:
+            proposals = self._follow_pieces(state, seen.pieces, proposals, flags)
         proposals = [p for p in proposals if p.event not in self._dismissed]
         return TrackerView(tuple(proposals), tuple(flags))
 
@@ -211,6 +218,57 @@ class Tracker:
                                        number=f"{tile_id:02d}"))
         return flags
 
+    # -- pieces --------------------------------------------------------------------------------
+
+    def _follow_pieces(self, state: GameState, pieces: PiecesSeen, proposals: list[Proposal],
+                       flags: list[Notice]) -> list[Proposal]:
+        """The proposals the ship's place agrees with (a flight when it moved with no card),
+        and a flag for each piece the table shows otherwise than the record and no proposal
+        explains."""
+        mover = state.setup.players[state.current].color
+        seen_at = pieces.ships.get(mover)
+        if seen_at is not None and seen_at != _ship_place(state, state.current):
+            leading = [p for p in proposals if getattr(p.event, "to", None) == seen_at]
+            if leading:
+                proposals = leading
+            elif not proposals and is_legal(state, Fly(seen_at)):
+                proposals = [Proposal(Fly(seen_at))]
+        explained = {getattr(p.event, "to", None) for p in proposals} - {None}
+        for index, seat in enumerate(state.setup.players):
+            at, recorded = pieces.ships.get(seat.color), _ship_place(state, index)
+            if at is not None and at != recorded and not (index == state.current
+                                                           and at in explained):
+                flags.append(Notice.of("the table shows the {colour} ship on {seen}; the "
+                                       "record says {recorded}", colour=seat.color,
+                                       seen=at, recorded=recorded))
+            probes, counted = state.players[index].probes, pieces.gate.get(seat.color)
+            jumping = index == state.current and any(p.event.type == Jump.type
+                                                     for p in proposals)
+            if counted is not None and counted != probes and not (jumping
+                                                                   and counted == probes + 1):
+                flags.append(Notice.of("the table shows {count} {colour} probes on the jump "
+                                       "gate; the record says {recorded}", count=counted,
+                                       colour=seat.color, recorded=probes))
+        developing = state.players[state.current].at if any(
+            p.event.type == DEVELOP for p in proposals) else None
+        for index, planet in enumerate(state.setup.planets):
+            if planet.name not in pieces.stations or index == developing:
+                continue
+            builder = state.stacks[index].developer
+            recorded_colour = None if builder is None else state.setup.players[builder].color
+            shown = pieces.stations[planet.name]
+            if shown == recorded_colour:
+                continue
+            if shown is None:
+                flags.append(Notice.of("the table shows no station on {planet}; the record "
+                                       "says {recorded}", planet=planet.name,
+                                       recorded=recorded_colour))
+            else:
+                flags.append(Notice.of("the table shows a {colour} station on {planet}; the "
+                                       "record says {recorded}", planet=planet.name,
+                                       colour=shown, recorded=recorded_colour or "none"))
+        return proposals
+
     # -- the end -------------------------------------------------------------------------------
 
     def _inventory(self, state: GameState, player: str, tray: list[TileSeen],
@@ -228,6 +286,12 @@ class Tracker:
                                    "{player}", player=player))
             return (), tuple(flags)
         return (Proposal(event, tiles_shown=len(tray)),), tuple(flags)
+
+
+def _ship_place(state: GameState, player: int) -> str:
+    """Where the record has the player's ship: a planet's name or ``gate``."""
+    at = state.players[player].at
+    return GATE if at is None else state.setup.planets[at].name
 
 
 def _top_card(cards: tuple[CardSeen, ...]) -> CardSeen | None:

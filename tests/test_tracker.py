@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from companion.observations import CardSeen, Observation, TileSeen
-from companion.rules import Card, Develop, Discover, Inventory, Jump, Scan, TopUp
+from companion.observations import GATE, CardSeen, Observation, PiecesSeen, TileSeen
+from companion.rules import Card, Develop, Discover, Fly, Inventory, Jump, Scan, TopUp
 from companion.tracker import Tracker
 from tests.conftest import new_game, play
+from ui import i18n
+from ui.words import notice_text
 
 SQUARE = ((0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0))
 
@@ -157,3 +159,63 @@ def test_a_tile_shown_when_no_action_can_take_one_is_flagged():
     assert view.proposals == ()
     assert words(view.flags) == ["tile 08 is in the scan tray, but no action of Ann's can "
                                  "take a tile now"]
+
+
+def pieces(ships=None, gate=None, stations=None) -> PiecesSeen:
+    return PiecesSeen(ships or {}, gate or {}, stations or {}, {})
+
+
+def test_the_ships_place_on_the_table_picks_the_jump_it_shows():
+    jump_card = card("B3/G2")  # reaches Ruby Red and Caldera
+    shown = Observation(cards=(jump_card,),
+                        pieces=pieces({"red": "Caldera", "blue": GATE}, {"red": 1, "blue": 0}))
+    view = Tracker().update(new_game(2).state, shown)
+    assert [p.event for p in view.proposals] == [Jump("Caldera", Card.parse("B3/G2"))]
+    assert view.flags == ()  # the probe the jump lays is not a disagreement
+
+
+def test_a_ship_moved_to_a_neighbour_with_no_card_proposes_the_flight():
+    game = new_game(2)
+    play(game, {"type": "jump", "to": "Freezer"})  # Ann, red, by touch
+    shown = Observation(pieces=pieces({"red": "Green Heggar"}, {"red": 1}))
+    view = Tracker().update(game.state, shown)
+    assert [p.event for p in view.proposals] == [Fly("Green Heggar")]
+    far = Observation(pieces=pieces({"red": "Caldera"}))  # no neighbour: no flight, a flag
+    view = Tracker().update(game.state, far)
+    assert view.proposals == ()
+    assert words(view.flags) == ["the table shows the red ship on Caldera; the record says "
+                                 "Freezer"]
+
+
+def test_the_table_and_the_record_disagreeing_is_said_and_changes_nothing():
+    game = new_game(2)
+    state = play(game, {"type": "jump", "to": "Freezer"})
+    shown = Observation(pieces=pieces({"red": "Freezer", "blue": "Hazard"},
+                                      {"red": 1, "blue": 2}, {"Freezer": "red", "Vega": None}))
+    view = Tracker().update(state, shown)
+    assert view.proposals == ()
+    assert words(view.flags) == [
+        "the table shows the blue ship on Hazard; the record says gate",
+        "the table shows 2 blue probes on the jump gate; the record says 0",
+        "the table shows a red station on Freezer; the record says none"]
+    assert game.state.players[1].at is None  # the record is as it was
+
+
+def test_what_the_camera_is_not_sure_of_says_nothing():
+    state = new_game(3).state
+    for unsure in (pieces(), pieces({"red": GATE}, {"blue": 0}, {"Freezer": None})):
+        view = Tracker().update(state, Observation(pieces=unsure))
+        assert view.proposals == () and view.flags == ()
+
+
+def test_a_disagreement_is_said_in_the_players_language():
+    state = new_game(2).state
+    view = Tracker().update(state, Observation(pieces=pieces({"blue": "Hazard"})))
+    try:
+        i18n.set_language("de")
+        assert notice_text(view.flags[0]) == ("auf dem Tisch steht das Raumschiff (blau) auf "
+                                              "Hazard; laut Aufzeichnung: Jump Gate")
+        i18n.set_language("it")
+        assert "astronave (blu)" in notice_text(view.flags[0])
+    finally:
+        i18n.set_language("en")

@@ -14,11 +14,12 @@ from typing import TYPE_CHECKING, Any
 from companion.backup import Backup
 from companion.journal import JournalWriteError
 from companion.library import Library
-from companion.observations import DISCARD_ZONE, JUMP_GATE_ZONE, PLANET_ZONE, PLAYER_ZONE, TRAY_ZONE
+from companion.observations import (DISCARD_ZONE, GATE, JUMP_GATE_ZONE, PLANET_ZONE, PLAYER_ZONE,
+                                    TRAY_ZONE)
 from companion.rules import (ACTION_TYPES, DEVELOP, DISCOVER, FLY, JUMP, SCAN, SPACE, TOP_UP, Card,
                              Coordinate, Develop, Discover, End, Event, Fly, Game, GameState,
-                             Inventory, Jump, Redo, Refusal, RulesError, Scan, Setup, TopUp,
-                             Undo)
+                             Inventory, Jump, PLAYER_COLORS, Redo, Refusal, RulesError, Scan,
+                             Setup, TopUp, Undo)
 from companion.scoring import STATION_POINTS, Standings, gate_points
 from companion.tracker import Notice, Proposal
 from ui.i18n import _, ngettext, pgettext
@@ -353,6 +354,13 @@ def _word_params(params: dict[str, Any]) -> dict[str, Any]:
         if out.get(key) in ("MIN-R", "MIN-P", "MIN-G", "MIN-B", "ALI-N", "ALI-B", "MAT-G",
                             "MAT-B", "WAT", "MED", SPACE):
             out[key] = tile_name(out[key])
+    for key in ("colour", "recorded", "seen"):  # the pieces: a colour, the gate, or none
+        if out.get(key) in PLAYER_COLORS:
+            out[key] = color_name(out[key])
+        elif out.get(key) == GATE:
+            out[key] = _("the jump gate")
+        elif out.get(key) == "none":
+            out[key] = _("none")
     return out
 
 
