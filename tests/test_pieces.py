@@ -15,6 +15,7 @@ from tests.test_cli import companion
 from vision.config import CalibrationError, load_calibration, save_calibration
 from vision.config import Calibration
 from vision.pieces import Ring, RingNotFound, find_ring, read_pieces
+from vision.pipeline import PIECES_SETTLE, Pipeline
 
 SEEDS = (201, 202, 203)
 """Tables whose ring is found (several others are not: a dark play mat under dark boards)."""
@@ -173,3 +174,17 @@ def test_without_a_ring_scan_says_nothing_of_pieces(shoots, tmp_path):
 def test_a_ring_from_json_refuses_what_no_ring_is():
     with pytest.raises((ValueError, KeyError, TypeError)):
         Ring.from_json({"image_size": [0, 0]})
+
+
+def test_the_live_pipeline_reads_the_pieces_once_the_table_is_still(shoots, rings):
+    shoot = shoots[SEEDS[0]]
+    pipeline = Pipeline(Calibration(ring=rings[SEEDS[0]]))
+    later, truth, _ = shoot.games[0]
+    stable = [pipeline.process(shoot.start.image).stable.pieces for _ in range(5)]
+    assert stable[0] is None and stable[-1] is not None  # read once the table stood still
+    moving = pipeline.process(later.image).stable.pieces  # the pieces moved: unknown
+    assert moving is None
+    after = [pipeline.process(later.image).stable.pieces for _ in range(PIECES_SETTLE + 1)]
+    assert after[0] is None and after[-1] is not None
+    assert wrong_reads(after[-1], truth) == []
+    assert after[-1] == read_pieces(later.image, rings[SEEDS[0]])[0]

@@ -24,7 +24,7 @@ import numpy as np
 
 from companion.observations import DISCARD_ZONE, TRAY_ZONE
 from companion.observations import (CardSeen, CodeSeen, Corners, MarkerSeen, Observation,
-                                    Problem, TileSeen)
+                                    PiecesSeen, Problem, TileSeen)
 from vision.cards import CardModel, read_cards
 from vision.changes import ChangeTracker
 from vision.config import Calibration
@@ -46,6 +46,8 @@ CARD_ZONES = (DISCARD_ZONE, TRAY_ZONE)
 """Where cards are read on a rectified table: the pile (what was played) and the scan tray
 (teaching, and a card shown to the camera)."""
 READS_PER_FRAME = 1
+PIECES_SETTLE = 3
+"""Frames the table must stay still after a change before the pieces are read again."""
 """Windows read for codes per live frame: the others wait for the frames after it."""
 NOT_TAUGHT = Problem("cards_not_taught", "the deck has not been taught, so cards are not read: "
                      "teach it on the calibration screen or with 'companion calibrate cards'")
@@ -98,6 +100,11 @@ class Pipeline:
         self._marker_list: list[MarkerSeen] = []
         self._rectification: Rectification | None = None
         self._since_markers = 0
+        self._pieces: PiecesSeen | None = None
+        """The pieces as last read on a settled table; None while something moves (a hand
+        over the table commits nothing) and until the table settles again."""
+        self._quiet = 0
+        """Frames since the table last changed (or since the first)."""
         self._tiles: Debouncer[str, TileSeen] = Debouncer()
         self._cards: Debouncer[tuple[str, str | None], CardSeen] = Debouncer()
 
@@ -182,8 +189,24 @@ class Pipeline:
             reads += 1
         if self._since_markers >= self.marker_every * (1 if reads == 0 else 2):
             self._update_markers(gray)
+        self._follow_pieces(bgr, moving=bool(boxes))
         raw = _observation(self._found, self._marker_list)
         return PipelineResult(raw, self._debounced(self._found), reads, len(self._waiting))
+
+    def _follow_pieces(self, bgr: np.ndarray, moving: bool) -> None:
+        """The pieces read once the table has been still for ``PIECES_SETTLE`` frames after
+        a change, as a chess camera waits for the hand to leave; unknown meanwhile."""
+        ring = self.calibration.ring
+        if ring is None:
+            return
+        if moving:
+            self._pieces, self._quiet = None, 0
+            return
+        self._quiet += 1
+        if self._pieces is None and self._quiet >= PIECES_SETTLE:
+            self._pieces, problems = read_pieces(bgr, ring)
+            for problem in problems:
+                log.debug("pieces: %s", problem.message)
 
     def _take(self, box: Box, read: list[_Found]) -> None:
         """What was just read in ``box`` in place of what was there before it."""
@@ -220,7 +243,7 @@ class Pipeline:
         tiles = self._tiles.update({f.tile.payload: f.tile for f in found if f.tile})
         cards = self._cards.update({(f.card.code, f.card.zone): f.card for f in found if f.card})
         return Observation(tuple(cards.values()), tuple(tiles.values()),
-                           tuple(self._marker_list))
+                           tuple(self._marker_list), pieces=self._pieces)
 
     def _calibrated(self, shape: tuple[int, ...]) -> Rectification | None:
         """The homography saved at calibration, when the frame has the calibrated size."""
