@@ -35,6 +35,8 @@ SHIP_MM = (34.0, 17.0)
 CHIP_MM = 20.0
 """A chip's diameter (drawn 0.85 to 1.15 times this)."""
 GATE_MM = 150.0
+TILE_BACK = "reserved tile"
+"""The label of a tile laid face down beside a planet (under a probe)."""
 
 
 def _bgra(shape: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -138,21 +140,45 @@ def ring_table(rng: random.Random, players: int = 3, surface: str | None = None,
         scene.add_board(planet, centre, rng.uniform(-12, 12), board_style, rng)
         names.append(planet.name)
         places[planet.name] = centre
-    gate = np.array(layout.zones[JUMP_GATE_ZONE]).mean(axis=0)
-    places[GATE] = (float(gate[0]), float(gate[1]))
-    scene.add(Thing("gate", GATE, gate_face(rng), places[GATE], (GATE_MM, GATE_MM)))
     colours = rng.sample(PLAYER_COLOURS, players)
-    shades = {colour: rng.choice(PLAYER_SHADES[colour]) for colour in colours}
-    table = RingTable(scene, tuple(names), tuple(colours), shades, places, {},
-                      CHIP_MM * rng.uniform(0.85, 1.15))
+    return _gate_and_ships(scene, tuple(names), places, tuple(colours), rng)
+
+
+def demo_ring(scene: Scene, planets: tuple[str, ...], colours: tuple[str, ...]) -> RingTable:
+    """The jump gate and every player's ship on it added to the demo table, whose planet
+    boards lie on the layout's planet zones (``planets`` in ring order), in each colour's
+    plainest shade."""
+    places = {name: _centre(scene.layout.zones[f"planet-{k + 1}"])
+              for k, name in enumerate(planets)}
+    return _gate_and_ships(scene, planets, places, colours, random.Random("demo ring"),
+                           plain=True)
+
+
+def _centre(polygon: tuple[tuple[float, float], ...]) -> tuple[float, float]:
+    x, y = np.array(polygon).mean(axis=0)
+    return float(x), float(y)
+
+
+def _gate_and_ships(scene: Scene, planets: tuple[str, ...],
+                    places: dict[str, tuple[float, float]], colours: tuple[str, ...],
+                    rng: random.Random, plain: bool = False) -> RingTable:
+    """The gate on the layout's gate zone and the players' ships standing on it."""
+    places = dict(places)
+    places[GATE] = _centre(scene.layout.zones[JUMP_GATE_ZONE])
+    gx, gy = places[GATE]
+    scene.add(Thing("gate", GATE, gate_face(rng), places[GATE], (GATE_MM, GATE_MM)))
+    shades = {colour: PLAYER_SHADES[colour][0] if plain else rng.choice(PLAYER_SHADES[colour])
+              for colour in colours}
+    table = RingTable(scene, planets, colours, shades, places, {},
+                      CHIP_MM * (1.0 if plain else rng.uniform(0.85, 1.15)))
     start = rng.uniform(0, 2 * math.pi)
     kind, scale = rng.randrange(3), rng.uniform(0.8, 1.25)  # one maker's ships are alike
     for k, colour in enumerate(colours):
-        angle = start + k * 2 * math.pi / players
+        angle = start + k * 2 * math.pi / len(colours)
         reach = rng.uniform(25, 40)
         table.ships[colour] = scene.add(Thing(
             "ship", colour, ship_face(shades[colour], kind),
-            (float(gate[0] + reach * math.cos(angle)), float(gate[1] + reach * math.sin(angle))),
+            (gx + reach * math.cos(angle), gy + reach * math.sin(angle)),
             (SHIP_MM[1] * scale, SHIP_MM[0] * scale), rng.uniform(0, 360)))
     return table
 
@@ -177,8 +203,7 @@ def lay_game(table: RingTable, rng: random.Random, turns: int | None = None) -> 
     probes on the gate (touching, some two in a loose stack), stations on some planets and
     probes on tiles reserved beside others. Changes ``table.scene``; says what it laid."""
     turns = rng.randrange(0, 12) if turns is None else turns
-    scene, players = table.scene, table.players
-    gx, gy = table.places[GATE]
+    players = table.players
     truth = PiecesTruth({}, {colour: 0 for colour in players},
                         {name: None for name in table.planets},
                         {name: {} for name in table.planets})
@@ -194,10 +219,19 @@ def lay_game(table: RingTable, rng: random.Random, turns: int | None = None) -> 
             truth.reserved[name][colour] = rng.randrange(1, 3)
     for colour in players:
         truth.ships[colour] = rng.choice((GATE,) + table.planets)
+    return lay_pieces(table, truth, rng)
+
+
+def lay_pieces(table: RingTable, truth: PiecesTruth, rng: random.Random) -> PiecesTruth:
+    """``truth``'s pieces laid on ``table`` (its ships moved there, chips and tiles added to
+    its scene); says what it laid (beside a board, at most as many tiles as lie there)."""
+    scene, players = table.scene, table.players
+    gx, gy = table.places[GATE]
+    scene.things = [thing for thing in scene.things if thing.kind not in ("ship", "chip")
+                    and not (thing.kind == "other" and thing.label == TILE_BACK)]
     # what stands on a planet board: ships side by side on its upper half, a station on its
     # lower; on the gate, ships anywhere, each in its own direction
     for colour, ship in table.ships.items():
-        scene.remove(ship)
         place = truth.ships[colour]
         x, y = table.places[place]
         here = [c for c in players if truth.ships[c] == place]
@@ -219,20 +253,21 @@ def lay_game(table: RingTable, rng: random.Random, turns: int | None = None) -> 
             _chip(scene, table, colour, True, (x + rng.uniform(-22, 22), y + rng.uniform(12, 28)),
                   rng)
     _gate_probes(scene, table, truth.gate, rng)
+    laid = replace(truth, reserved={})
     for name, counts in truth.reserved.items():
         x, y = table.places[name]
         out = math.atan2(y - gy, x - gx)  # tiles are laid outside the ring, beside the board
         spots = [out + k * 0.42 for k in (0, -1, 1, -2, 2)]
         probes = [colour for colour, count in counts.items() for _ in range(count)]
         probes = probes[:len(spots)]  # as many tiles as lie beside a board
-        truth.reserved[name] = {colour: probes.count(colour) for colour in dict.fromkeys(probes)}
+        laid.reserved[name] = {colour: probes.count(colour) for colour in dict.fromkeys(probes)}
         for turn, colour in zip(spots, probes):
             tile = (x + 80 * math.cos(turn), y + 80 * math.sin(turn))
-            scene.add(Thing("other", "tile", _tile_back(), tile, (30.0, 30.0),
+            scene.add(Thing("other", TILE_BACK, _tile_back(), tile, (30.0, 30.0),
                             rng.uniform(-20, 20)))
             _chip(scene, table, colour, False, (tile[0] + rng.uniform(-3, 3),
                                                 tile[1] + rng.uniform(-3, 3)), rng)
-    return truth
+    return laid
 
 
 def _gate_probes(scene: Scene, table: RingTable, counts: dict[str, int],

@@ -1,10 +1,11 @@
 """The synthetic table playing a game record, frame by frame: the demo camera.
 
 Each card played lands on the discard pile; each tile taken (or reserved) is shown in the scan
-tray until the next action; an undo takes the last change back; at the end each player's tiles
-are laid out in the tray in turn. Two views are rendered, as the Pi camera gives them: the whole
-table, and the scan tray at high resolution. The camera is fixed: the pose and the light are
-the same in every frame, only sensor noise and JPEG differ, as on a real table.
+tray until the next action; the pieces stand as the record has them (ships, probes on the jump
+gate, stations, probes on reserved tiles); an undo takes the last change back; at the end each
+player's tiles are laid out in the tray in turn. Two views are rendered, as the Pi camera gives
+them: the whole table, and the scan tray at high resolution. The camera is fixed: the pose and
+the light are the same in every frame, only sensor noise and JPEG differ, as on a real table.
 """
 
 from __future__ import annotations
@@ -19,9 +20,11 @@ import numpy as np
 from calibration.printables import stickers_for
 from companion.box import BoxProfile, load_box
 from companion.observations import DISCARD_ZONE, TRAY_ZONE, StickerPayload, planet_zone
-from companion.rules import (Card, Develop, Discover, Event, Inventory, Jump, Scan, Setup, TopUp,
-                             Undo)
-from synthetic.scene import Degradation, Scene, Thing, Truth, View, render
+from companion.observations import GATE
+from companion.rules import (Card, Develop, Discover, Event, Game, GameState, Inventory, Jump,
+                             RulesError, Scan, Setup, TopUp, Undo)
+from synthetic.pieces import PiecesTruth, demo_ring, lay_pieces
+from synthetic.scene import Degradation, Frame, Scene, Thing, Truth, View, render
 
 STICKER_MM = 25.0
 UNDO_DEPTH = 16
@@ -69,6 +72,9 @@ class TablePlayback:
             zone = layout.zones[planet_zone(index)]
             center = (float(np.mean([p[0] for p in zone])), float(np.mean([p[1] for p in zone])))
             self.scene.add_board(planet, center)
+        self.ring = demo_ring(self.scene, tuple(p.name for p in setup.planets),
+                              tuple(p.color for p in setup.players))
+        """The gate and the ships (every one on the gate at the start)."""
         self._rng = random.Random(seed)
         self._noise: dict[tuple[int, ...], list[np.ndarray]] = {}
 
@@ -110,14 +116,33 @@ class TablePlayback:
         xs, ys = [p[0] for p in polygon], [p[1] for p in polygon]
         return min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)
 
-    def _change_for(self, event: Event) -> list[list[Thing]]:
-        """The table after each step of one event (a develop lays two cards: two steps)."""
+    def _pieces_of(self, state: GameState) -> None:
+        """The pieces laid as ``state`` has them."""
+        colours = [seat.color for seat in self.setup.players]
+        planets = [planet.name for planet in self.setup.planets]
+        reserved: dict[str, dict[str, int]] = {name: {} for name in planets}
+        for name, stack in zip(planets, state.stacks):
+            for reservation in stack.reservations:
+                colour = colours[reservation.player]
+                reserved[name][colour] = reserved[name].get(colour, 0) + 1
+        truth = PiecesTruth(
+            {colour: GATE if player.at is None else planets[player.at]
+             for colour, player in zip(colours, state.players)},
+            {colour: player.probes for colour, player in zip(colours, state.players)},
+            {name: None if stack.developer is None else colours[stack.developer]
+             for name, stack in zip(planets, state.stacks)}, reserved)
+        lay_pieces(self.ring, truth, self._rng)
+
+    def _change_for(self, event: Event, state: GameState) -> list[list[Thing]]:
+        """The table after each step of one event (a develop lays two cards: two steps), the
+        pieces moved with its first step (a hand moves them and lays the card)."""
         steps: list[list[Thing]] = []
 
         def snapshot() -> None:
             steps.append(list(self.scene.things))
 
         self._clear_tray()
+        self._pieces_of(state)
         cards: list[str] = []
         if isinstance(event, Jump | Scan) and event.card is not None:
             cards = [event.card.code]
@@ -138,17 +163,27 @@ class TablePlayback:
 
     # -- frames --------------------------------------------------------------------------------
 
+    def start_frame(self) -> Frame:
+        """The table as the game starts (every ship on the gate), as the camera sees it with
+        no hand over it: what the ring is calibrated on."""
+        return render(self.scene, self.table_view, self.degradation, self.seed)
+
     def __iter__(self) -> Iterator[PlaybackFrame]:
         states = [list(self.scene.things)]  # the table after each event still in effect
+        game = Game(self.setup)  # where the pieces stand
         yield from self._frames_of(states[-1], -1)
         for index, event in enumerate(self.events):
+            try:
+                game.play(event)
+            except RulesError:
+                pass  # the table shows what the record makes of it: this event changed nothing
             if isinstance(event, Undo):
                 if len(states) > 1:
                     states.pop()
                 steps = [states[-1]]
             else:
                 self.scene.things = list(states[-1])
-                steps = self._change_for(event)
+                steps = self._change_for(event, game.state)
                 states.append(steps[-1])
                 del states[:-UNDO_DEPTH]  # old tables hold drawn faces: keep only what undo needs
             for things in steps:

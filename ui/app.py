@@ -221,6 +221,7 @@ class CompanionApp(App):
         if demo:
             table = self.demo = DemoTable.simulated(self.demo_seed, self.demo_players)
             self.session.start(table.setup)
+            calibration.ring = table.ring  # the demo's own table, calibrated as it starts
             self.session.camera = CameraWorker(lambda: table, calibration)
             self.demo_running = True
             self._hint(lambda: _("Demo: a simulated group plays; the camera reads the table."))

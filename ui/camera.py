@@ -12,7 +12,7 @@ import math
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -52,7 +52,8 @@ class TableEyes:
 
     def __init__(self, calibration: Calibration | None = None) -> None:
         calibration = calibration or Calibration()
-        self.table, self.tray = Pipeline(calibration), Pipeline(calibration)
+        # the tray's close view holds no ring: its pipeline does not look for the pieces
+        self.table, self.tray = Pipeline(calibration), Pipeline(replace(calibration, ring=None))
 
     def see(self, frame: np.ndarray, tray_frame: np.ndarray | None) -> Observation:
         seen = self.table.process(frame).stable
@@ -60,7 +61,7 @@ class TableEyes:
             return seen
         tray = self.tray.process(tray_frame).stable
         return Observation(seen.cards + tray.cards, seen.tiles + tray.tiles, seen.markers,
-                           seen.problems + tray.problems)
+                           seen.problems + tray.problems, pieces=seen.pieces)
 
 
 @dataclass

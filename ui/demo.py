@@ -22,6 +22,8 @@ import numpy as np
 
 from companion.observations import Observation
 from companion.rules import End, Event, Inventory, Redo, Setup, Undo
+from vision.config import Calibration
+from vision.pieces import Ring, RingNotFound, find_ring
 from companion.simulate import simulate
 from companion.tracker import Proposal, TrackerView
 from ui.camera import TableEyes
@@ -47,7 +49,8 @@ class DemoTable:
     seed: int = 0
     frames_per_event: int = 6
     counts: Counter[str] = field(default_factory=Counter)
-    """How events were entered: ``camera`` or ``touch``."""
+    """How events were entered: ``camera`` or ``touch``; and ``camera under a hand``, the
+    camera's proposals confirmed while a hand was over the table (none should be)."""
 
     @classmethod
     def simulated(cls, seed: int = 7, players: int = 3, **options: int) -> DemoTable:
@@ -55,8 +58,12 @@ class DemoTable:
         return cls(game.setup, list(game.events), seed, **options)
 
     def __post_init__(self) -> None:
-        self._frames = iter(TablePlayback(self.setup, self.script, self.seed,
-                                          frames_per_event=self.frames_per_event))
+        playback = TablePlayback(self.setup, self.script, self.seed,
+                                 frames_per_event=self.frames_per_event)
+        self.ring = _demo_ring(playback, self.setup)
+        """The ring as calibrated on the table's start (None if it were not found: the demo
+        then plays on without the pieces)."""
+        self._frames = iter(playback)
         self._lock = threading.Lock()
         self._current: PlaybackFrame | None = None
         self._waiting: PlaybackFrame | None = None
@@ -92,6 +99,13 @@ class DemoTable:
     def close(self) -> None:
         pass
 
+    @property
+    def calibration(self) -> Calibration:
+        """The demo table's calibration: its deck taught and its ring found."""
+        calibration = demo_calibration()
+        calibration.ring = self.ring
+        return calibration
+
     # -- the player (the app's thread) ---------------------------------------------------------
 
     @property
@@ -120,6 +134,8 @@ class DemoTable:
                 confirmed = proposal.event
                 if hasattr(event, "reveal"):  # what no camera sees: the players set it
                     confirmed = replace(confirmed, reveal=event.reveal)  # type: ignore[arg-type]
+                if not frame.settled:
+                    self.counts["camera under a hand"] += 1
                 return DemoMove(confirmed, "camera", proposal)
         if settled > self.frames_per_event + 1:
             return DemoMove(event, "touch")
@@ -142,7 +158,7 @@ class DemoTable:
 
 def play_demo(demo: DemoTable, session: Session, eyes: TableEyes | None = None) -> None:
     """Run a demo to its end without a screen: camera, vision, tracker, engine."""
-    eyes = eyes or TableEyes(demo_calibration())
+    eyes = eyes or TableEyes(demo.calibration)
     while not demo.finished and not demo.paused:
         frame = demo.read()
         if frame is None:
@@ -152,6 +168,19 @@ def play_demo(demo: DemoTable, session: Session, eyes: TableEyes | None = None) 
         move = demo.decide(view)
         if move is not None:
             demo.moved(move, bool(session.play(move.event)))
+
+
+def _demo_ring(playback: TablePlayback, setup: Setup) -> Ring | None:
+    """The ring found on the table's start as a user would calibrate it: a tap on the first
+    planet's board."""
+    start = playback.start_frame()
+    first = next(t for t in start.truth if t.kind == "board" and t.label == setup.planets[0].name)
+    x, y = first.corners.mean(axis=0)
+    try:
+        return find_ring(start.image, [p.name for p in setup.planets], (float(x), float(y)),
+                         [seat.color for seat in setup.players])
+    except RingNotFound:
+        return None
 
 
 def _matches(proposed: Event, scripted: Event) -> bool:

@@ -8,12 +8,18 @@ from __future__ import annotations
 
 import os
 import statistics
+import tempfile
 import time
+from pathlib import Path
 
 import cv2
 import numpy as np
 
+from companion.library import Library
+from companion.simulate import simulate
 from synthetic.pieces import ring_shoot
+from ui.demo import DemoTable, play_demo
+from ui.session import Session
 from vision.pieces import RingNotFound, find_ring, read_pieces
 
 SEED = int(os.environ.get("PIECES_SEED", "7300"))
@@ -78,3 +84,25 @@ def bench_pieces(report) -> None:
     median, p99 = statistics.median(times), float(np.percentile(times, 99))
     report("pieces read in a 1280x720 photo (median)", median, "ms", "-", True)
     report("  99th percentile", p99, "ms", "-", True)
+
+
+def bench_automation(report) -> None:
+    """The demo: a whole game played on the synthetic table through camera, tracker and engine;
+    the share of its events the camera carried (the rest entered by touch)."""
+    with tempfile.TemporaryDirectory() as folder:
+        lengths = sorted((len(simulate(seed, 3).events), seed) for seed in range(12))
+        seed = lengths[len(lengths) // 2][1]  # a game of middling length
+        demo = DemoTable.simulated(seed, 3)
+        session = Session(Library(Path(folder)))
+        session.start(demo.setup)
+        start = time.perf_counter()
+        play_demo(demo, session)
+        seconds = time.perf_counter() - start
+    carried, events = demo.counts["camera"], len(demo.script)
+    report(f"demo: events carried by the camera ({events} events)", 100 * carried / events, "%",
+           ">= 90 %", carried >= 0.9 * events)
+    report("  confirmed while a hand was over the table", demo.counts["camera under a hand"],
+           "events", "0", demo.counts["camera under a hand"] == 0)
+    report("  the ring found on the demo's start", float(demo.ring is not None), "yes", "1",
+           demo.ring is not None)
+    report("  time to play the game through", seconds, "s", "-", True)
