@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from companion.box import load_box
-from companion.observations import GATE, JUMP_GATE_ZONE
+from companion.observations import GATE, JUMP_GATE_ZONE, PiecesSeen
 from synthetic.board_faces import BOARD_STYLES
 from synthetic.card_faces import PX_PER_MM
 from synthetic.scene import Degradation, Frame, Scene, Thing, View, render
@@ -183,28 +183,13 @@ def _gate_and_ships(scene: Scene, planets: tuple[str, ...],
     return table
 
 
-@dataclass
-class PiecesTruth:
-    """Where the pieces lie, in the shape ``companion scan`` reports them (DESIGN.md §5.5)."""
-
-    ships: dict[str, str]
-    gate: dict[str, int]
-    stations: dict[str, str | None]
-    reserved: dict[str, dict[str, int]]
-
-    def to_json(self) -> dict[str, object]:
-        return {"ships": dict(self.ships), "gate": dict(self.gate),
-                "stations": dict(self.stations),
-                "reserved": {name: dict(counts) for name, counts in self.reserved.items()}}
-
-
-def lay_game(table: RingTable, rng: random.Random, turns: int | None = None) -> PiecesTruth:
+def lay_game(table: RingTable, rng: random.Random, turns: int | None = None) -> PiecesSeen:
     """The pieces as a game has left them some turns in: each ship on the gate or a planet,
     probes on the gate (touching, some two in a loose stack), stations on some planets and
     probes on tiles reserved beside others. Changes ``table.scene``; says what it laid."""
     turns = rng.randrange(0, 12) if turns is None else turns
     players = table.players
-    truth = PiecesTruth({}, {colour: 0 for colour in players},
+    truth = PiecesSeen({}, {colour: 0 for colour in players},
                         {name: None for name in table.planets},
                         {name: {} for name in table.planets})
     built = rng.sample(table.planets, min(len(table.planets), rng.randrange(0, 1 + turns // 2)))
@@ -222,7 +207,7 @@ def lay_game(table: RingTable, rng: random.Random, turns: int | None = None) -> 
     return lay_pieces(table, truth, rng)
 
 
-def lay_pieces(table: RingTable, truth: PiecesTruth, rng: random.Random) -> PiecesTruth:
+def lay_pieces(table: RingTable, truth: PiecesSeen, rng: random.Random) -> PiecesSeen:
     """``truth``'s pieces laid on ``table`` (its ships moved there, chips and tiles added to
     its scene); says what it laid (beside a board, at most as many tiles as lie there)."""
     scene, players = table.scene, table.players
@@ -360,7 +345,7 @@ class RingShoot:
     """A pixel on the first planet, as a user's tap."""
     planets: tuple[str, ...]
     players: tuple[str, ...]
-    games: tuple[tuple[Frame, PiecesTruth, str | None], ...]
+    games: tuple[tuple[Frame, PiecesSeen, str | None], ...]
     """Each later photo, what lies on the table, and the place a hand is over (or None)."""
 
 

@@ -19,11 +19,11 @@ import numpy as np
 
 from calibration.printables import stickers_for
 from companion.box import BoxProfile, load_box
-from companion.observations import DISCARD_ZONE, TRAY_ZONE, StickerPayload, planet_zone
-from companion.observations import GATE
+from companion.observations import (DISCARD_ZONE, GATE, TRAY_ZONE, PiecesSeen, StickerPayload,
+                                    planet_zone)
 from companion.rules import (Card, Develop, Discover, Event, Game, GameState, Inventory, Jump,
                              RulesError, Scan, Setup, TopUp, Undo)
-from synthetic.pieces import PiecesTruth, demo_ring, lay_pieces
+from synthetic.pieces import demo_ring, lay_pieces
 from synthetic.scene import Degradation, Frame, Scene, Thing, Truth, View, render
 
 STICKER_MM = 25.0
@@ -76,6 +76,7 @@ class TablePlayback:
                               tuple(p.color for p in setup.players))
         """The gate and the ships (every one on the gate at the start)."""
         self._rng = random.Random(seed)
+        self._pieces_rng = random.Random(f"pieces {seed}")  # leaves the rest's draws as they were
         self._noise: dict[tuple[int, ...], list[np.ndarray]] = {}
 
     # -- scene changes -------------------------------------------------------------------------
@@ -125,13 +126,13 @@ class TablePlayback:
             for reservation in stack.reservations:
                 colour = colours[reservation.player]
                 reserved[name][colour] = reserved[name].get(colour, 0) + 1
-        truth = PiecesTruth(
+        truth = PiecesSeen(
             {colour: GATE if player.at is None else planets[player.at]
              for colour, player in zip(colours, state.players)},
             {colour: player.probes for colour, player in zip(colours, state.players)},
             {name: None if stack.developer is None else colours[stack.developer]
              for name, stack in zip(planets, state.stacks)}, reserved)
-        lay_pieces(self.ring, truth, self._rng)
+        lay_pieces(self.ring, truth, self._pieces_rng)
 
     def _change_for(self, event: Event, state: GameState) -> list[list[Thing]]:
         """The table after each step of one event (a develop lays two cards: two steps), the
