@@ -85,7 +85,7 @@ def test_a_ring_is_kept_in_the_calibration_file_and_a_damaged_one_is_named(rings
     assert again is not None and again.to_json() == ring.to_json()
     assert np.array_equal(again.reference, ring.reference)
     data = json.loads(path.read_text())
-    for damage in ({"print": "not base64!"}, {"planets": []}, {"ship_px": -1},
+    for damage in ({"start": "not base64!"}, {"planets": []}, {"ship_px": -1},
                    {"colours": {"purple": [1, 2, 3, 0.5, 10]}}):
         path.write_text(json.dumps(dict(data, ring=dict(data["ring"], **damage))))
         loaded = load_calibration(path)  # the rest of the file stays usable

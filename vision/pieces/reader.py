@@ -78,54 +78,8 @@ def read_pieces(bgr: np.ndarray, ring: Ring) -> tuple[PiecesSeen | None, tuple[P
                 for player in ring.unseen]
     unsure: set[tuple[str, str]] = set()
     """(place, colour): what that colour shows there is not clear."""
-    ships: dict[str, str] = {}
-    shipped: list[Patch] = []
-    for player in ring.colours:
-        ship = _ship(ring, look.patches, player, look)
-        if ship is None:
-            problems.append(Problem("unsure_piece", f"the {player} ship is not seen"))
-            # some patch of that colour may be the ship, half hidden: on the gate or a board
-            # it could be taken for chips
-            unsure |= {(place, player) for place in
-                       (ring.place(p.centre, beside=False) for p in look.patches
-                        if p.player == player) if place is not None}
-            continue
-        shipped.append(ship)
-        place = ring.place(ship.centre, beside=False, reach=SHIP_OVER)
-        if place is None:
-            problems.append(Problem("unsure_piece", f"the {player} ship is off the ring"))
-        else:
-            ships[player] = place
-    tally: dict[tuple[str, str], list[float]] = {}
-    """(place, colour) -> chips counted there, chips' worth of area there."""
-    built: dict[str, set[str]] = {name: set() for name, _ in ring.planets}
-    for patch in look.patches:
-        if any(patch is ship for ship in shipped):
-            continue
-        place = ring.place(patch.centre, beside=True)
-        radius = look.radius(ring, patch.centre)
-        if place is None:
-            continue
-        if patch.solidity < HEAP or thickness(patch) > THICKEST * radius:
-            unsure.add((place, patch.player))  # no chips, nor a ship: something else
-            continue
-        count = discs(patch, radius)
-        inside = ring.inside(place, patch.centre)  # how far within its board, in pixels
-        on_tile = place != GATE and inside < radius and _on_tile(look, patch, radius)
-        on_board = place != GATE and not on_tile and inside >= 0
-        if on_board and patch.elongation > ROUND:  # no station: part of a ship, two things
-            unsure.add((place, patch.player))
-        elif on_board and count:
-            built[place].add(patch.player)
-        elif place != GATE and not on_tile:  # beside a board, yet on no tile: at its edge
-            unsure.add((place, patch.player))
-        elif count:
-            counted = tally.setdefault((place, patch.player), [0.0, 0.0])
-            counted[0] += count
-            counted[1] += patch.area / (math.pi * radius ** 2)
-    for (place, player), (count, area) in tally.items():
-        if not AREA_PER_CHIP[0] <= area / count <= AREA_PER_CHIP[1]:
-            unsure.add((place, player))  # the discs and the area tell different counts
+    ships, shipped = _ships(ring, look, problems, unsure)
+    tally, built = _chips(ring, look, shipped, unsure)
     hidden = _unexplained(ring, look, [p.centre for p in look.patches])
     for place, player in sorted(unsure):
         problems.append(Problem("unsure_piece", f"{player} is not clear on {place}"))
@@ -158,6 +112,64 @@ def read_pieces(bgr: np.ndarray, ring: Ring) -> tuple[PiecesSeen | None, tuple[P
                                     "where something else is not clear"))
     ships = {player: at for player, at in ships.items() if at not in unknown}
     return PiecesSeen(ships, gate, stations, reserved), tuple(problems)
+
+
+def _ships(ring: Ring, look: Look, problems: list[Problem], unsure: set[tuple[str, str]]
+           ) -> tuple[dict[str, str], list[Patch]]:
+    """Where each player's ship stands, and the patches that are ships. A ship not seen
+    leaves its colour unsure on the gate and the boards (a piece of it, half hidden, could be
+    taken for chips)."""
+    ships: dict[str, str] = {}
+    shipped: list[Patch] = []
+    for player in ring.colours:
+        ship = _ship(ring, look.patches, player, look)
+        if ship is None:
+            problems.append(Problem("unsure_piece", f"the {player} ship is not seen"))
+            unsure |= {(place, player) for place in
+                       (ring.place(p.centre, beside=False) for p in look.patches
+                        if p.player == player) if place is not None}
+            continue
+        shipped.append(ship)
+        place = ring.place(ship.centre, beside=False, reach=SHIP_OVER)
+        if place is None:
+            problems.append(Problem("unsure_piece", f"the {player} ship is off the ring"))
+        else:
+            ships[player] = place
+    return ships, shipped
+
+
+def _chips(ring: Ring, look: Look, shipped: list[Patch], unsure: set[tuple[str, str]]
+           ) -> tuple[dict[tuple[str, str], list[float]], dict[str, set[str]]]:
+    """The chips counted at each (place, colour) with their area in chips, and the colours
+    of the stations on each planet; what is not clear is added to ``unsure``."""
+    tally: dict[tuple[str, str], list[float]] = {}
+    built: dict[str, set[str]] = {name: set() for name, _ in ring.planets}
+    for patch in look.patches:
+        place = ring.place(patch.centre, beside=True)
+        if place is None or any(patch is ship for ship in shipped):
+            continue
+        radius = look.radius(ring, patch.centre)
+        if patch.solidity < HEAP or thickness(patch) > THICKEST * radius:
+            unsure.add((place, patch.player))  # no chips, nor a ship: something else
+            continue
+        count = discs(patch, radius)
+        inside = ring.inside(place, patch.centre)  # how far within its board, in pixels
+        on_tile = place != GATE and inside < radius and _on_tile(look, patch, radius)
+        on_board = place != GATE and not on_tile and inside >= 0
+        if on_board and patch.elongation > ROUND:  # no station: part of a ship, two things
+            unsure.add((place, patch.player))
+        elif on_board and count:
+            built[place].add(patch.player)
+        elif place != GATE and not on_tile:  # beside a board, yet on no tile: at its edge
+            unsure.add((place, patch.player))
+        elif count:
+            counted = tally.setdefault((place, patch.player), [0.0, 0.0])
+            counted[0] += count
+            counted[1] += patch.area / (math.pi * radius ** 2)
+    for (place, player), (count, area) in tally.items():
+        if not AREA_PER_CHIP[0] <= area / count <= AREA_PER_CHIP[1]:
+            unsure.add((place, player))  # the discs and the area tell different counts
+    return tally, built
 
 
 def _ship(ring: Ring, patches: list[Patch], player: str, look: Look) -> Patch | None:

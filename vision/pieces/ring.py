@@ -45,7 +45,7 @@ gap in radians and the logarithms of the largest to smallest area and distance) 
 the boards were not seen whole."""
 TRIM = 0.2
 """What sticks out of a board by less than this share of its side is trimmed off it."""
-PRINT_SCALE = 4
+START_SCALE = 4
 """The table at the start is kept at a quarter of the frame's size."""
 
 
@@ -63,7 +63,7 @@ class Ring:
     ship_px: float
     """A ship's area (image pixels) at calibration: the scale pieces are judged at."""
     reference: np.ndarray
-    """The table at the start (8-bit Lab) at 1/``PRINT_SCALE`` of the frame: what is there
+    """The table at the start (8-bit Lab) at 1/``START_SCALE`` of the frame: what is there
     then (a board's print, the table's grain) is no piece."""
     unseen: tuple[str, ...] = ()
     """Players whose ship was not found on the gate: their colour is not known, so their
@@ -133,7 +133,7 @@ class Ring:
                             for name, corners in self.planets],
                 "colours": {name: colour.to_json() for name, colour in self.colours.items()},
                 "unseen": list(self.unseen),
-                "print": base64.b64encode(png.tobytes()).decode("ascii")}
+                "start": base64.b64encode(png.tobytes()).decode("ascii")}
 
     @classmethod
     def from_json(cls, data: Any) -> Ring:
@@ -162,17 +162,17 @@ class Ring:
         ship = float(data["ship_px"])
         if not 0 < ship < width * height:
             raise ValueError("ship_px is no ship's area")
-        raw = np.frombuffer(base64.b64decode(str(data["print"]), validate=True), np.uint8)
+        raw = np.frombuffer(base64.b64decode(str(data["start"]), validate=True), np.uint8)
         reference = cv2.imdecode(raw, cv2.IMREAD_UNCHANGED) if raw.size else None
-        expected = (_print_side(height), _print_side(width), 3)
+        expected = (_start_side(height), _start_side(width), 3)
         if reference is None or reference.shape != expected or reference.dtype != np.uint8:
             raise ValueError("the ring's picture at the start is not one of the frame")
         return cls((width, height), polygon(data["gate"], "the gate"), planets, colours, ship,
                    reference, unseen)
 
 
-def _print_side(pixels: int) -> int:
-    return max(1, pixels // PRINT_SCALE)
+def _start_side(pixels: int) -> int:
+    return max(1, pixels // START_SCALE)
 
 
 def find_ring(bgr: np.ndarray, planets: list[str], first: tuple[float, float],
@@ -219,7 +219,7 @@ def _without(bgr: np.ndarray, ships: dict[str, np.ndarray]) -> np.ndarray:
     """The table at the start as if no ship stood on the gate (8-bit Lab, small): a ship that
     leaves uncovers what was under it, which is no piece; one that stays is one."""
     height, width = bgr.shape[:2]
-    small = cv2.resize(bgr, (_print_side(width), _print_side(height)),
+    small = cv2.resize(bgr, (_start_side(width), _start_side(height)),
                        interpolation=cv2.INTER_AREA)
     covered = np.zeros(small.shape[:2], np.uint8)
     for mask in ships.values():
