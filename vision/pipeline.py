@@ -46,9 +46,9 @@ CARD_ZONES = (DISCARD_ZONE, TRAY_ZONE)
 """Where cards are read on a rectified table: the pile (what was played) and the scan tray
 (teaching, and a card shown to the camera)."""
 READS_PER_FRAME = 1
+"""Windows read for codes per live frame: the others wait for the frames after it."""
 PIECES_SETTLE = 3
 """Frames the table must stay still after a change before the pieces are read again."""
-"""Windows read for codes per live frame: the others wait for the frames after it."""
 NOT_TAUGHT = Problem("cards_not_taught", "the deck has not been taught, so cards are not read: "
                      "teach it on the calibration screen or with 'companion calibrate cards'")
 
