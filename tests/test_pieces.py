@@ -86,7 +86,7 @@ def test_a_ring_is_kept_in_the_calibration_file_and_a_damaged_one_is_named(rings
     assert np.array_equal(again.reference, ring.reference)
     data = json.loads(path.read_text())
     for damage in ({"start": "not base64!"}, {"planets": []}, {"ship_px": -1},
-                   {"colours": {"purple": [1, 2, 3, 0.5, 10]}}):
+                   {"colours": {"purple": [1, 2, 3, 0.5]}}):
         path.write_text(json.dumps(dict(data, ring=dict(data["ring"], **damage))))
         loaded = load_calibration(path)  # the rest of the file stays usable
         assert loaded.ring is None and "ring" in (loaded.ring_problem or "")

@@ -52,8 +52,6 @@ class PieceColour:
     """Lab (OpenCV's 8-bit scale, a and b about 0) of the player's ship at calibration."""
     darkness: float = 1.0
     """The ship's lightness as a share of its ground's (what tells black, on any table)."""
-    ship_px: float = 1.0
-    """The ship's area at calibration (image pixels)."""
 
     @property
     def chroma(self) -> float:
@@ -65,16 +63,16 @@ class PieceColour:
 
     def to_json(self) -> list[float]:
         return [round(self.lightness, 2), round(self.a, 2), round(self.b, 2),
-                round(self.darkness, 3), round(self.ship_px, 1)]
+                round(self.darkness, 3)]
 
     @classmethod
     def from_json(cls, raw: object) -> PieceColour:
-        lightness, a, b, darkness, ship = (float(v) for v in raw)  # type: ignore[attr-defined]
+        lightness, a, b, darkness = (float(v) for v in raw)  # type: ignore[attr-defined]
         if not (0 <= lightness <= 255 and -128 <= a <= 128 and -128 <= b <= 128
-                and 0 < darkness <= 1 and 0 < ship < 1e8):
-            raise ValueError("a piece colour is a Lab colour, a share of its ground's "
-                             "lightness and a ship's area")
-        return cls(lightness, a, b, darkness, ship)
+                and 0 < darkness <= 1):
+            raise ValueError("a piece colour is a Lab colour and a share of its ground's "
+                             "lightness")
+        return cls(lightness, a, b, darkness)
 
     @property
     def darkest(self) -> float:
@@ -189,7 +187,7 @@ def learn_colours(lab: np.ndarray, gate: np.ndarray, players: list[str]
         lightness, a, b = np.median(lab[ship], axis=0)
         darkness = float(np.clip(np.median(share[ship]), 0.01, 1.0))
         colours[player] = PieceColour(float(lightness), float(a) - 128, float(b) - 128,
-                                      darkness, float(ship.sum()))
+                                      darkness)
         ships[player] = ship
     return colours, ships
 
