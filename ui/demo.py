@@ -51,6 +51,9 @@ class DemoTable:
     counts: Counter[str] = field(default_factory=Counter)
     """How events were entered: ``camera`` or ``touch``; and ``camera under a hand``, the
     camera's proposals confirmed while a hand was over the table (none should be)."""
+    waits: list[int] = field(default_factory=list)
+    """For each event the camera carried: the frames the table had stood still, the hand
+    gone, before its proposal came."""
 
     @classmethod
     def simulated(cls, seed: int = 7, players: int = 3, **options: int) -> DemoTable:
@@ -136,6 +139,7 @@ class DemoTable:
                     confirmed = replace(confirmed, reveal=event.reveal)  # type: ignore[arg-type]
                 if not frame.settled:
                     self.counts["camera under a hand"] += 1
+                self.waits.append(settled)
                 return DemoMove(confirmed, "camera", proposal)
         if settled > self.frames_per_event + 1:
             return DemoMove(event, "touch")
