@@ -548,3 +548,36 @@ def test_a_hostile_calibration_is_refused_on_screen_and_the_watchdog_fed_all_alo
     # the app's clock pings ten times a second; systemd gives up after 30 s without one
     assert result["pings"] >= result["seconds"]
     assert problems_of(result) == {}
+
+
+@pytest.mark.parametrize("size", ["800x480", "1280x800"])
+def test_with_a_camera_set_up_ends_on_the_table_where_one_tap_names_the_ring(tmp_path, size):
+    """Game set-up with a camera over the table as laid out has a third step: a tap on a bare
+    spot is refused saying what to do; a tap on the first planet names all eight on the
+    picture, each name on its own board; Start game follows that ring, kept in the
+    calibration. The next game set up without the tap forgets it (its planets are not that
+    game's)."""
+    result = drive("ring_setup", size, tmp_path)
+    assert problems_of(result) == {}
+    assert result["headings"] == ["players: New game: who plays? (1 of 3)",
+                                  "table: New game: the table as laid out (3 of 3)"]
+    assert result["go_texts"] == ["Next", "Start game"]
+    assert "tap the first planet, Green Heggar, on the picture" in result["table_steps"]
+    assert result["before_tap"].startswith("Without this step")
+    assert result["bare_kind"] == "refused"
+    assert result["bare_found"].startswith("The eight planets and the jump gate were not found")
+    assert result["looking_said"] == "Looking for the ring…"
+    assert result["found_kind"] == "done"
+    assert result["found"].startswith("Found: the jump gate and the eight planets, named "
+                                      "clockwise from Green Heggar.")
+    planets = ["Green Heggar", "Hazard", "Planet 12", "Caldera", "Planet 6", "Planet 9",
+               "Freezer", "Planet 11"]
+    assert result["names_shown"] == ["Jump gate"] + [f"{k + 1}. {name}"
+                                                     for k, name in enumerate(planets)]
+    assert result["names_on_boards"] == result["names_shown"][1:]
+    assert result["shown_share"] < 0.8  # the ring alone, larger than the whole table
+    assert result["after"] == "play"
+    assert result["followed"] == planets and result["saved"] == planets
+    assert result["colours"] == ["black", "green", "red", "yellow"]
+    assert result["second_found"].startswith("Without this step")
+    assert result["second_after"] == "play" and result["second_ring"] is False

@@ -93,6 +93,14 @@ if SCENARIO == "hostile_calibration":  # a camera over a table whose markers are
     WATCHDOG.bind(str(HOME / "notify"))
     WATCHDOG.setblocking(False)
     os.environ["NOTIFY_SOCKET"] = str(HOME / "notify")
+if SCENARIO == "ring_setup":  # a camera over a ring laid out for a game, every ship on the gate
+    import cv2  # noqa: E402
+
+    from synthetic.pieces import ring_shoot  # noqa: E402
+    RING = ring_shoot(int(os.environ.get("UI_RING_SEED", "202")), 0)
+    (HOME / "camera").mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(HOME / "camera" / "table.png"), RING.start.image)
+    CAMERA = f"replay:{HOME / 'camera'}"
 TEACH_CARD = "B3/O1"
 if SCENARIO == "teach":  # a card of the reference deck in the scan tray, seen by a camera
     import cv2  # noqa: E402
@@ -792,6 +800,93 @@ def scenario_first_boot():  # type: ignore[no-untyped-def]
     result["welcome_after"] = app.first_boot
 
 
+def tap_picture(view, point, shape) -> None:  # type: ignore[no-untyped-def]
+    """A real touch on the pixel ``point`` of the picture shown whole in ``view``."""
+    touch = UnitTestTouch(*view.to_window(*view.widget_point(point, shape)))
+    touch.touch_down()
+    touch.touch_up()
+
+
+def scenario_ring_setup():  # type: ignore[no-untyped-def]
+    """Game set-up with a camera over the table as laid out: the players and the ring as the
+    table has them, then a tap on a bare spot (refused, saying what to do), a tap on the
+    first planet (the eight named on the picture), and Start game: the camera follows the
+    pieces of this ring."""
+    app.set_language(LANGUAGE)
+    app.show("setup")
+    yield from settle()
+    setup = screen("setup")
+    setup.seats = [[name, colour] for name, colour in zip(("Ann", "Ben", "Cleo", "Dev", "Eve"),
+                                                          RING.players)]
+    setup.ring = list(RING.planets)
+    setup.refresh()
+    result["headings"] = [setup.ids.steps.current + ": " + setup.heading(setup.step, True)]
+    tap(setup.ids.go)
+    yield from settle()
+    result["go_texts"] = [setup.ids.go.text]
+    tap(setup.ids.go)
+    yield from settle()
+    result["headings"].append(setup.ids.steps.current + ": " + setup.heading(setup.step, True))
+    result["go_texts"].append(setup.ids.go.text)
+    deadline = time.monotonic() + 20
+    while not setup.picture and time.monotonic() < deadline:
+        yield
+    yield from settle()
+    shot("ring-setup")
+    result["table_steps"] = setup.ids.table_steps.text
+    result["before_tap"] = setup.ids.found.text
+    shape = RING.start.image.shape
+    tap_picture(setup.ids.view, (30.0, 30.0), shape)  # the bare table in a corner
+    while (setup.looking or not setup.found) and time.monotonic() < deadline + 20:
+        yield
+    result["bare_found"], result["bare_kind"] = setup.found, setup.found_kind
+    tap_picture(setup.ids.view, RING.first, shape)
+    yield
+    result["looking_said"] = setup.found
+    while setup.looking and time.monotonic() < deadline + 40:
+        yield
+    yield from settle()
+    yield from settle()
+    shot("ring-setup-found")
+    result["found"], result["found_kind"] = setup.found, setup.found_kind
+    result["names_shown"] = [label.text for label in reversed(setup.ids.board_names.children)]
+    view, ring = setup.ids.view, setup.found_ring
+    left, top, shown = setup._shown  # the picture is the ring's part of the camera's
+    result["shown_share"] = shown[1] * shown[0] / (shape[1] * shape[0])
+    result["names_on_boards"] = []
+    for label in reversed(setup.ids.board_names.children):
+        x, y = view.image_point(label.center, shown)
+        name = label.text.split(". ", 1)[-1]
+        if ring is not None and name in dict(ring.planets) \
+                and ring.inside(name, (x + left, y + top)) > 0:
+            result["names_on_boards"].append(label.text)
+    tap(setup.ids.go)
+    yield from settle()
+    result["after"] = app.manager.current
+    followed = app.session.calibration.ring
+    result["followed"] = None if followed is None else [n for n, _c in followed.planets]
+    result["colours"] = None if followed is None else sorted(followed.colours)
+    saved = json.loads((app.session.library.home / "calibration.json").read_text())
+    result["saved"] = [p["name"] for p in saved.get("ring", {}).get("planets", [])]
+    # a later game without the step: this ring is not that game's, and is forgotten
+    app.show("setup")
+    yield from settle()
+    setup.ring = list(reversed(RING.planets))
+    setup.refresh()
+    tap(setup.ids.go)
+    yield from settle()
+    tap(setup.ids.go)
+    yield from settle()
+    result["second_found"] = setup.ids.found.text
+    tap(setup.ids.go)
+    yield from settle()
+    if modal() is not None:
+        tap(modal().ids.confirm)
+        yield from settle()
+    result["second_after"] = app.manager.current
+    result["second_ring"] = app.session.calibration.ring is not None
+
+
 def scenario_usb_backup():  # type: ignore[no-untyped-def]
     """A finished game kept; a stick is plugged in: home offers to copy the records, a tap
     copies them and says where they went. With UI_UNSCORED, a finished game whose tiles were
@@ -1412,6 +1507,7 @@ SCENARIOS = {"teach": scenario_teach, "teach_boards": scenario_teach_boards,
              "demo": scenario_demo, "first_frame": scenario_first_frame,
              "ui_work": scenario_ui_work,
              "keyboard": scenario_keyboard, "first_boot": scenario_first_boot,
+             "ring_setup": scenario_ring_setup,
              "usb_backup": scenario_usb_backup, "long_game": scenario_long_game,
              "read_only_home": scenario_read_only_home,
              "teach_photos": scenario_teach_photos, "regulars": scenario_regulars,

@@ -54,6 +54,7 @@ from ui.session import Outcome, Session
 from ui.system import notify
 from ui.words import error_text
 from vision.config import Calibration, CalibrationError, load_calibration
+from vision.pieces import Ring
 from synthetic.teaching import demo_calibration
 
 log = logging.getLogger(__name__)
@@ -220,9 +221,9 @@ class CompanionApp(App):
         start, problem = "home", ""
         if demo:
             table = self.demo = DemoTable.simulated(self.demo_seed, self.demo_players)
-            self.session.start(table.setup)
-            calibration.ring = table.ring  # the demo's own table, calibrated as it starts
-            self.session.camera = CameraWorker(lambda: table, calibration)
+            # the demo's own table, its ring found as it starts
+            self.session.start(table.setup, table.ring)
+            self.session.camera = CameraWorker(lambda: table, self.session.calibration)
             self.demo_running = True
             self._hint(lambda: _("Demo: a simulated group plays; the camera reads the table."))
             start = "play"
@@ -354,15 +355,17 @@ class CompanionApp(App):
     def say(self, text: str, kind: str = "info") -> None:
         self.message, self.message_kind = text, kind
 
-    def start_game(self, setup: Setup) -> bool:
-        started = self.session.start(setup)
+    def start_game(self, setup: Setup, ring: Ring | None = None) -> bool:
+        """A new game; with ``ring`` (found on the table as laid out) the camera follows the
+        pieces."""
+        started = self.session.start(setup, ring)
         if not started:
             return self.act(started)
         self._leave_demo()
         self.remember_players([(p.name, p.color) for p in setup.players])
         self._publish()
         self.show("play")
-        self.say(started.said, "info")
+        self.say(started.said, "refused" if started.weak else "info")
         return True
 
     def open_record(self, path: Path) -> bool:

@@ -31,11 +31,12 @@ from companion.rules import End, Event, Game, GameState, Redo, RulesError, Setup
 from companion.tracker import Proposal, Tracker, TrackerView
 from ui.camera import CameraWorker
 from ui.i18n import _, language
-from ui.words import (GameLog, LogLine, backup_words, disk_words, error_text, sizing_words,
-                      unwritable_words)
+from ui.words import (GameLog, LogLine, backup_words, disk_words, error_text, ring_refusal,
+                      ring_words, sizing_words, unwritable_words)
 from vision.boards import BoardPrint
 from vision.cards import CardModel
 from vision.config import Calibration, save_calibration
+from vision.pieces import Ring, RingNotFound, find_ring
 
 log = logging.getLogger(__name__)
 
@@ -110,7 +111,10 @@ class Session:
 
     # -- records -------------------------------------------------------------------------------
 
-    def start(self, setup: Setup) -> Outcome:
+    def start(self, setup: Setup, ring: Ring | None = None) -> Outcome:
+        """A new game; with ``ring`` (found on the table as it starts) the camera follows its
+        pieces. Without one, a ring of an earlier game is forgotten: its planets and colours
+        are not this game's."""
         with self._lock:
             self.close()
             try:
@@ -118,7 +122,13 @@ class Session:
             except (JournalWriteError, OSError) as error:
                 return refused(error)
             self._fresh()
-            return Outcome(True, _("New game: {player} begins.").format(player=setup.first))
+            said = _("New game: {player} begins.").format(player=setup.first)
+            if ring is not None or self.calibration.ring is not None:
+                unsaved = self._keep(replace(self.calibration, ring=ring, ring_problem=None),
+                                     _("The ring is followed, but not saved: {reason}"))
+                if unsaved is not None:
+                    return Outcome(True, f"{said} {unsaved.said}", unsaved.error, weak=True)
+            return Outcome(True, said)
 
     def resume(self) -> Outcome | None:
         """Open the newest unfinished game, at the same turn and action (None if there is
@@ -319,6 +329,19 @@ class Session:
         too_small = any(not zone.readable for zone in result.sizing)
         return self.recalibrate(result.calibration, _("Calibrated and saved.") + " "
                                 + sizing_words(result.sizing), weak=too_small)
+
+    @staticmethod
+    def find_ring(frame: np.ndarray, planets: list[str], first: tuple[float, float],
+                  colours: list[str]) -> tuple[Outcome, Ring | None]:
+        """The ring on the table as a game starts, its planets named clockwise from the one at
+        ``first`` (the user's tap on the camera's picture), and the players' colours learned
+        from their ships on the gate. Slow (a second on a Pi): not on the UI thread."""
+        try:
+            ring = find_ring(frame, planets, first, colours)
+        except RingNotFound as error:
+            return Outcome(False, ring_refusal(error.kind), error), None
+        return Outcome(True, ring_words(planets[0], list(ring.colours), ring.unseen),
+                       weak=bool(ring.unseen)), ring
 
     def copy_sheets(self, stick: Path) -> Outcome:
         """The marker sheet and the box's sticker sheet as PDFs on the stick, each whole or

@@ -422,6 +422,32 @@ def sizing_words(sizing: list[ZoneSizing]) -> str:
         mm=STICKER_MM, zones=zones, need=max(z.min_sticker_mm for z in short))
 
 
+def ring_words(first: str, colours: Sequence[str], unseen: Sequence[str]) -> str:
+    """The ring as found at a game's start: what the camera will follow, and whose pieces it
+    cannot."""
+    words = [_("Found: the jump gate and the eight planets, named clockwise from {first}. The "
+               "camera follows {colours}.").format(
+        first=first, colours=", ".join(color_name(c) for c in colours))]
+    if unseen:
+        words.append(_("It did not find the {colours} ship on the jump gate: those pieces are "
+                       "entered by touch (stand the ship in view and tap again).").format(
+            colours=", ".join(color_name(c) for c in unseen)))
+    words.append(_("A name on the wrong board? Tap {first} on the picture, or correct the "
+                   "ring's order with Back.").format(first=first))
+    return " ".join(words)
+
+
+def ring_refusal(kind: str) -> str:
+    """Why the ring was not found, as what to change at the table."""
+    return {"boards": _("The eight planets and the jump gate were not found around that "
+                        "point. Lay the boards apart, none touching another, all in the "
+                        "picture, and tap the first planet's middle."),
+            "ships": _("No ship was found on the jump gate. Stand every player's ship on it, "
+                       "in the camera's view, and tap again."),
+            "off": _("Tap the first planet on the picture."),
+            }.get(kind, _("The ring cannot be followed for these players and planets."))
+
+
 def backup_words(backup: Backup) -> str:
     """What a copy to the stick did: how many games went where, and what was left out why."""
     words = [ngettext(

@@ -1,13 +1,20 @@
-"""Game set-up, in two steps a newcomer can follow: who plays (the table's regulars with their
+"""Game set-up, in steps a newcomer can follow: who plays (the table's regulars with their
 favourite colours, or a new name; seating order; the start player, chosen or random), then the
-ring of planets (placed by tapping, or at random) and the rules variant, explained in one line.
+ring of planets (placed by tapping, or at random) and the rules variant, explained in one line;
+with a camera, last, the table as laid out: one tap on the first planet in the camera's picture
+names the eight, shown named on it, and from then on the camera follows the pieces. A wrong
+name is corrected by tapping the right first planet, or the ring's order one step back.
 """
 
 from __future__ import annotations
 
 import random
+import threading
 
+import cv2
+import numpy as np
 from kivy.app import App
+from kivy.clock import Clock, mainthread
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.behaviors import ButtonBehavior
@@ -21,8 +28,14 @@ from companion.rules import (MAX_PLAYERS, MIN_PLAYERS, PLAYER_COLORS, RING_SIZE,
 from ui.i18n import _, ngettext
 from ui.preferences import NAME_LENGTH
 from ui.screens.board import RING_CELLS
+from ui.screens.calibration_view import to_texture
 from ui.screens.widgets import Chip, TouchButton, player_marks
+from ui.session import Outcome, Session
 from ui.words import error_text
+from vision.pieces import Ring
+
+RING_INK = (120, 230, 255)
+"""BGR of the found boards' outlines: a pale yellow that stands out on any art."""
 
 
 class SeatRow(BoxLayout):
@@ -59,16 +72,46 @@ class GameSetupScreen(Screen):
     """Which planets of the ring still have the shipped example coordinates ("" when
     none): the camera would read their cards wrong until they are checked."""
     step = StringProperty("players")
+    camera = BooleanProperty(False)
+    """A camera watches the table: a third step finds the ring on it."""
+    picture = BooleanProperty(False)
+    """The camera has given a picture of the table."""
+    looking = BooleanProperty(False)
+    """The ring is being looked for (a second or so on a Pi)."""
+    found = StringProperty("")
+    """What the last tap on the table's picture found, or why nothing."""
+    found_kind = StringProperty("info")
 
     def on_step(self, *_args: object) -> None:
         self.ids.steps.current = self.step
+        if self.step == "table":
+            if self.found_ring is None and not self.looking:
+                self.found = ""  # what a tap found was for another ring or other players
+            self._watch = Clock.schedule_interval(self.update_view, 0.5)
+            self.update_view()
+        elif self._watch is not None:
+            self._watch.cancel()
+            self._watch = None
+
+    def on_kv_post(self, _base_widget: object) -> None:
+        self._watch = None
+        self._ring: Ring | None = None
+        self._ring_for: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+        """The planets and colours the ring was found for: another ring or seating needs
+        another tap."""
 
     def on_pre_enter(self, *_args: object) -> None:
         if len(self.ring) != RING_SIZE:
             self.random_ring()
+        app = App.get_running_app()
+        # the demo's make-believe camera goes when the players' own game begins
+        self.camera = app.session.has_camera and app.demo is None
         self.step = "players"
         self.message = ""
         self.refresh()
+
+    def on_leave(self, *_args: object) -> None:
+        self.step = "players"  # and the camera's picture is no longer refreshed
 
     # -- players -------------------------------------------------------------------------------
 
@@ -182,12 +225,120 @@ class GameSetupScreen(Screen):
 
     # -- going on ------------------------------------------------------------------------------
 
+    def heading(self, step: str, camera: bool) -> str:
+        titles = {"players": _("New game: who plays?"),
+                  "ring": _("New game: the ring and the rules"),
+                  "table": _("New game: the table as laid out")}
+        steps = self.steps
+        return _("{title} ({step} of {steps})").format(
+            title=titles[step], step=steps.index(step) + 1, steps=len(steps))
+
+    def table_steps(self, ring: list[str], _step: str) -> str:
+        """What to do at the table for the camera to follow the pieces."""
+        return _("Lay the eight planets in their ring, clockwise as on the last step, and "
+                 "stand every player's ship on the jump gate. Then tap the first planet, "
+                 "{first}, on the picture: the camera names the others.").format(
+            first=ring[0] if ring else "")
+
+    @property
+    def steps(self) -> list[str]:
+        return ["players", "ring", "table"] if self.camera else ["players", "ring"]
+
     def next_step(self) -> None:
         if len(self.seats) < MIN_PLAYERS:
             self.message = _("Seat at least {count} players.").format(count=MIN_PLAYERS)
             return
         self.message = ""
-        self.step = "ring"
+        steps = self.steps
+        if self.step == steps[-1]:
+            self.start()
+        else:
+            self.step = steps[steps.index(self.step) + 1]
+
+    def step_back(self) -> None:
+        steps = self.steps
+        if self.step == steps[0]:
+            App.get_running_app().show("home")
+        else:
+            self.step = steps[steps.index(self.step) - 1]
+
+    # -- the table as laid out -----------------------------------------------------------------
+
+    def _ring_key(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        return tuple(self.ring), tuple(c for _n, c in self.seats)
+
+    @property
+    def found_ring(self) -> Ring | None:
+        """The ring found for this ring of planets and these players' colours (None when it
+        was found for others, or not yet)."""
+        return self._ring if self._ring_for == self._ring_key() else None
+
+    def update_view(self, *_args: object) -> None:
+        """The camera's picture: the whole table until the ring is found, then the ring
+        alone, large, outlined and named."""
+        frame = App.get_running_app().camera_frame()
+        self.picture = frame is not None
+        if frame is None:
+            return
+        self._frame = frame
+        ring = self.found_ring
+        if ring is not None and ring.image_size != (frame.shape[1], frame.shape[0]):
+            ring = None  # the camera's picture changed size: the outlines are not on it
+        if ring is None:
+            left, top, shown = 0, 0, frame
+        else:
+            left, top, right, bottom = ring_box(ring)
+            shown = outlined_ring(frame, ring)[top:bottom, left:right]
+        self._shown = (left, top, shown.shape)
+        self.ids.view.texture = to_texture(shown)
+        self._name_boards(ring)
+
+    def _name_boards(self, ring: Ring | None) -> None:
+        """Each found board's name laid over its middle in the picture ("1. Caldera"), so a
+        player sees at once whether the names sit on the right boards."""
+        names = self.ids.board_names
+        names.clear_widgets()
+        if ring is None:
+            return
+        view = self.ids.view
+        left, top, shape = self._shown
+        boards = [(_("Jump gate"), ring.gate)] + [
+            (f"{k + 1}. {name}", corners) for k, (name, corners) in enumerate(ring.planets)]
+        for text, corners in boards:
+            x, y = np.array(corners).mean(axis=0)
+            label = Factory.BoardName(text=text)
+            label.texture_update()  # its size now, so that it is centred on the board
+            label.size = (label.texture_size[0] + label.padding_x * 2,
+                          label.texture_size[1] + label.padding_y * 2)
+            label.center = view.widget_point((float(x) - left, float(y) - top), shape)
+            names.add_widget(label)
+
+    def table_tapped(self, touch) -> None:  # type: ignore[no-untyped-def]
+        """A tap on the first planet in the camera's picture: the ring is looked for in the
+        picture of that moment, off the UI thread."""
+        frame = getattr(self, "_frame", None)
+        if frame is None or self.looking:
+            return
+        left, top, shape = self._shown
+        shown = self.ids.view.image_point(touch.pos, shape)
+        if shown is None:
+            return
+        point = (shown[0] + left, shown[1] + top)
+        self.looking = True
+        self.found, self.found_kind = _("Looking for the ring…"), "info"
+        key = self._ring_key()
+        colours = [c for _n, c in self.seats]
+        threading.Thread(target=lambda: self._ring_found(
+            key, *Session.find_ring(frame, list(self.ring), point, colours)),
+            daemon=True).start()
+
+    @mainthread
+    def _ring_found(self, key: tuple[tuple[str, ...], tuple[str, ...]], outcome: Outcome,
+                    ring: Ring | None) -> None:
+        self.looking = False
+        self._ring, self._ring_for = ring, key if ring is not None else None
+        self.found, self.found_kind = outcome.said, outcome.kind
+        self.update_view()
 
     def build_setup(self) -> Setup:
         box = {p.planet.name: p.planet for p in App.get_running_app().session.box.planets}
@@ -201,7 +352,7 @@ class GameSetupScreen(Screen):
         except (RulesError, KeyError, IndexError) as error:
             self.message = error_text(error) if isinstance(error, RulesError) else str(error)
             return
-        App.get_running_app().start_game(setup)
+        App.get_running_app().start_game(setup, self.found_ring if self.camera else None)
 
     # -- painting ------------------------------------------------------------------------------
 
@@ -257,3 +408,26 @@ class GameSetupScreen(Screen):
             "{names} has example coordinates, not your box's: check it in Box set-up.",
             "{names} have example coordinates, not your box's: check them in Box set-up.",
             len(named)).format(names=", ".join(named))
+
+
+def ring_box(ring: Ring) -> tuple[int, int, int, int]:
+    """The part of the camera's picture the ring lies in, with half a board around it: left,
+    top, right, bottom (pixels)."""
+    corners = np.array([*ring.gate, *[p for _name, c in ring.planets for p in c]])
+    margin = 0.5 * ring.side_at(ring.middle)
+    width, height = ring.image_size
+    left, top = np.maximum(corners.min(axis=0) - margin, 0).astype(int)
+    right, bottom = corners.max(axis=0) + margin
+    return int(left), int(top), int(min(right, width)), int(min(bottom, height))
+
+
+def outlined_ring(frame: np.ndarray, ring: Ring) -> np.ndarray:
+    """The camera's picture with the found jump gate and planet boards outlined (their names
+    are laid over it as labels, in the screen's font)."""
+    picture = frame.copy()
+    thick = max(2, frame.shape[0] // 240)
+    for corners in [ring.gate] + [corners for _name, corners in ring.planets]:
+        points = np.round(np.array(corners)).astype(np.int32)
+        cv2.polylines(picture, [points], True, (0, 0, 0), thick + 3)
+        cv2.polylines(picture, [points], True, RING_INK, thick)
+    return picture

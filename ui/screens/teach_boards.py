@@ -85,13 +85,10 @@ class TeachBoardsScreen(Screen):
         view = self.ids.view
         if self._frame is None or not view.collide_point(*touch.pos) or len(self.taps) >= 4:
             return False
-        width, height = view.norm_image_size
-        u = (touch.pos[0] - (view.center_x - width / 2)) / width
-        v = (touch.pos[1] - (view.center_y - height / 2)) / height
-        if not (0 <= u <= 1 and 0 <= v <= 1):
+        point = view.image_point(touch.pos, self._frame.shape)
+        if point is None:
             return False
-        h, w = self._frame.shape[:2]
-        self.taps = self.taps + [(u * w, (1 - v) * h)]
+        self.taps = self.taps + [point]
         self.show(self._frame)
         self.prompt()
         return True

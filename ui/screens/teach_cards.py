@@ -15,7 +15,6 @@ from kivy.clock import Clock
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.factory import Factory
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.image import Image
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import Screen
 
@@ -39,21 +38,6 @@ class CoordinateButton(TouchButton):
     """A coordinate to pick, outlined in its colour."""
 
     coordinate = StringProperty("B1")
-
-
-class TapImage(Image):
-    """The camera picture; a touch on it is handed to the screen as a tap."""
-
-    __events__ = ("on_tap",)
-
-    def on_touch_down(self, touch):  # type: ignore[no-untyped-def]
-        if self.collide_point(*touch.pos):
-            self.dispatch("on_tap", touch)
-            return True
-        return super().on_touch_down(touch)
-
-    def on_tap(self, touch) -> None:  # type: ignore[no-untyped-def]
-        pass
 
 
 class TeachCardsScreen(Screen):
@@ -133,14 +117,10 @@ class TeachCardsScreen(Screen):
         if self._frame is None or not view.collide_point(*touch.pos) or len(self.taps) >= 2 \
                 or len(self.taps) > len(self.picks):
             return False  # two taps, or a tap still waiting for its coordinate
-        width, height = view.norm_image_size
-        left = view.center_x - width / 2
-        bottom = view.center_y - height / 2
-        u, v = (touch.pos[0] - left) / width, (touch.pos[1] - bottom) / height
-        if not (0 <= u <= 1 and 0 <= v <= 1):
+        point = view.image_point(touch.pos, self._frame.shape)
+        if point is None:
             return False
-        h, w = self._frame.shape[:2]
-        self.taps = self.taps + [(u * w, (1 - v) * h)]
+        self.taps = self.taps + [point]
         self.show(self._frame)
         self.prompt()
         return True

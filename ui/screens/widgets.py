@@ -564,3 +564,37 @@ def player_marks(names: Sequence[str]) -> dict[str, str]:
                  .upper() == first]
         marks[name] = first + (letters[1].lower() if clash and len(letters) > 1 else "")
     return marks
+
+
+class TapImage(Image):
+    """A camera picture, shown whole; a touch on it is handed to the screen as a tap."""
+
+    __events__ = ("on_tap",)
+
+    def on_touch_down(self, touch):  # type: ignore[no-untyped-def]
+        if self.collide_point(*touch.pos):
+            self.dispatch("on_tap", touch)
+            return True
+        return super().on_touch_down(touch)
+
+    def on_tap(self, touch) -> None:  # type: ignore[no-untyped-def]
+        pass
+
+    def image_point(self, pos: Sequence[float], shape: Sequence[int]
+                    ) -> tuple[float, float] | None:
+        """The pixel under ``pos`` (a touch's) of the picture of ``shape`` shown here; None
+        off the picture (on the bars beside it)."""
+        width, height = self.norm_image_size
+        u = (pos[0] - (self.center_x - width / 2)) / width
+        v = (pos[1] - (self.center_y - height / 2)) / height
+        if not (0 <= u <= 1 and 0 <= v <= 1):
+            return None
+        return u * shape[1], (1 - v) * shape[0]
+
+    def widget_point(self, point: tuple[float, float], shape: Sequence[int]
+                     ) -> tuple[float, float]:
+        """Where the pixel ``point`` of the picture of ``shape`` is shown here (in the
+        coordinates of this widget's parent, as its ``pos``)."""
+        width, height = self.norm_image_size
+        return (self.center_x - width / 2 + point[0] / shape[1] * width,
+                self.center_y - height / 2 + (1 - point[1] / shape[0]) * height)

@@ -50,7 +50,13 @@ START_SCALE = 4
 
 
 class RingNotFound(ValueError):
-    """The ring cannot be found in the image; the message says what to change."""
+    """The ring cannot be found in the image; the message says what to change, and ``kind``
+    which of the causes it is (for a screen that words it in the players' language): ``names``,
+    ``colours``, ``off`` (the tap is off the picture), ``boards`` or ``ships``."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 @dataclass(frozen=True)
@@ -181,14 +187,14 @@ def find_ring(bgr: np.ndarray, planets: list[str], first: tuple[float, float],
     clockwise from the one at ``first`` (a pixel on it), and the colours of ``players``
     learned from their ships on the gate. Raises ``RingNotFound`` saying what to change."""
     if len(planets) != PLANETS or len(set(planets)) != PLANETS:
-        raise RingNotFound(f"name the {PLANETS} planets, each once, clockwise")
+        raise RingNotFound("names", f"name the {PLANETS} planets, each once, clockwise")
     unknown = [p for p in players if p not in PLAYER_COLOURS]
     if unknown or len(set(players)) != len(players) or not players:
-        raise RingNotFound(f"players' colours are {', '.join(PLAYER_COLOURS)}, each once; not "
-                           f"{', '.join(unknown or players)}")
+        raise RingNotFound("colours", f"players' colours are {', '.join(PLAYER_COLOURS)}, "
+                           f"each once; not {', '.join(unknown or players)}")
     height, width = bgr.shape[:2]
     if not (0 <= first[0] < width and 0 <= first[1] < height):
-        raise RingNotFound("the first planet's point is off the image")
+        raise RingNotFound("off", "the first planet's point is off the image")
     scale = working_scale(bgr.shape)
     tap = (first[0] * scale, first[1] * scale)
     best: tuple[float, _Board, list[_Board]] | None = None
@@ -197,17 +203,17 @@ def find_ring(bgr: np.ndarray, planets: list[str], first: tuple[float, float],
         if found is not None and (best is None or found[0] < best[0]):
             best = found
     if best is None or best[0] > PLAINEST:
-        raise RingNotFound("the eight planets and the jump gate were not found around the "
-                           "tapped planet: lay the boards apart, none touching another, all "
-                           "in view, and tap the first planet's middle")
+        raise RingNotFound("boards", "the eight planets and the jump gate were not found "
+                           "around the tapped planet: lay the boards apart, none touching "
+                           "another, all in view, and tap the first planet's middle")
     _, gate, ring = best
     lab = lab_of(bgr)
     gate_mask = np.zeros((height, width), np.uint8)
     cv2.drawContours(gate_mask, [np.round(gate.outline / scale).astype(np.int32)], -1, 1, -1)
     colours, ships = learn_colours(lab, gate_mask, players)
     if not colours:
-        raise RingNotFound("no player's ship was found on the jump gate: stand every "
-                           "player's ship on it, in the camera's view")
+        raise RingNotFound("ships", "no player's ship was found on the jump gate: stand "
+                           "every player's ship on it, in the camera's view")
     areas = [float(mask.sum()) for mask in ships.values()]
     named = tuple((name, _box(board.outline / scale)) for name, board in zip(planets, ring))
     return Ring((width, height), _hull(gate.outline / scale), named, colours,
