@@ -73,6 +73,10 @@ class TrackerView:
     proposals: tuple[Proposal, ...] = ()
     flags: tuple[Notice, ...] = ()
     """Disagreements between what is seen and what the record says."""
+    gate: tuple[tuple[str, int], ...] = ()
+    """Each colour's probes on the jump gate as the camera last counted them on a still
+    table, (colour, count) in the players' order: only colours it was sure of; none when it
+    does not follow the pieces. Shown beside the record's standing."""
 
     @property
     def unambiguous(self) -> Proposal | None:
@@ -100,6 +104,8 @@ class Tracker:
     """Proposals the players turned down; forgotten when the pile or the tray changes."""
     _tray: tuple[str, ...] = ()
     """The stickers in the scan tray when last looked."""
+    _gate: tuple[tuple[str, int], ...] = ()
+    """The jump gate's probes as last counted on a still table (kept while hands move)."""
 
     def dismiss(self, event: Event) -> None:
         """The players said "not this": stop proposing it for what is seen now."""
@@ -110,15 +116,19 @@ class Tracker:
         """Proposals and flags for the current state. ``entering`` is the action the player
         has started by touch, if any; ``inventory_for`` the player whose tiles are being read."""
         flags = self._sticker_flags(seen.tiles)
+        if seen.pieces is not None:
+            self._gate = tuple((seat.color, seen.pieces.gate[seat.color])
+                               for seat in state.setup.players
+                               if seat.color in seen.pieces.gate)
         tray = [t for t in seen.tiles if t.zone == TRAY_ZONE]
         shown = tuple(sorted(t.payload for t in tray))
         if shown != self._tray:
             self._tray, self._dismissed = shown, set()
         self._follow_pile(state, seen, flags)
         if inventory_for is not None:
-            return TrackerView(*self._inventory(state, inventory_for, tray, flags))
+            return TrackerView(*self._inventory(state, inventory_for, tray, flags), self._gate)
         if state.ended:
-            return TrackerView((), tuple(flags))
+            return TrackerView((), tuple(flags), self._gate)
         tile = tray[0] if len(tray) == 1 else None
         if len(tray) > 1:
             flags.append(Notice.of("{count} tiles in the scan tray: show one tile at a time",
@@ -141,7 +151,7 @@ class Tracker:
         if seen.pieces is not None:
             proposals = self._follow_pieces(state, seen.pieces, proposals, flags)
         proposals = [p for p in proposals if p.event not in self._dismissed]
-        return TrackerView(tuple(proposals), tuple(flags))
+        return TrackerView(tuple(proposals), tuple(flags), self._gate)
 
     # -- cards ---------------------------------------------------------------------------------
 

@@ -201,6 +201,20 @@ def test_the_table_and_the_record_disagreeing_is_said_and_changes_nothing():
     assert game.state.players[1].at is None  # the record is as it was
 
 
+def test_the_gate_as_the_camera_last_counted_it_stays_while_hands_move():
+    """The view carries the camera's count of the jump gate, in seating order, for the colours
+    it was sure of; a frame with no settled read (a hand passing) keeps the last count; a
+    tracker that never saw the pieces has none."""
+    state = new_game(3).state
+    tracker = Tracker()
+    assert tracker.update(state, Observation()).gate == ()
+    counted = Observation(pieces=pieces(gate={"green": 2, "red": 0}))
+    assert tracker.update(state, counted).gate == (("red", 0), ("green", 2))
+    assert tracker.update(state, Observation()).gate == (("red", 0), ("green", 2))
+    later = Observation(pieces=pieces(gate={"blue": 1}))
+    assert tracker.update(state, later).gate == (("blue", 1),)
+
+
 def test_what_the_camera_is_not_sure_of_says_nothing():
     state = new_game(3).state
     for unsure in (pieces(), pieces({"red": GATE}, {"blue": 0}, {"Freezer": None})):

@@ -79,7 +79,8 @@ def test_every_screen_and_state_is_whole_and_touchable(tmp_path, size, languages
     shots = set(result["shots"])
     for state in ("home", "settings", "setup-players", "setup-ring", "play-start",
                   "play-refused", "play-mid", "play-jump", "play-top-up", "play-tile-dialog",
-                  "play-proposal", "play-proposals", "play-end-guard", "play-planet",
+                  "play-proposal", "play-proposals", "play-camera-gate", "play-end-guard",
+                  "play-planet",
                   "play-player", "play-legend", "end-tiles", "end-results", "end-qr", "history",
                   "box", "calibration"):
         assert state in shots
@@ -142,6 +143,12 @@ def test_every_screen_and_state_is_whole_and_touchable(tmp_path, size, languages
         assert choices[-1][0] == "×" and len(choices) >= 3
         assert all(lines == 1 and not text.endswith("?") for text, lines in choices[:-1])
         asked, jump_question = result["choices_question"][language]
+        # the camera's count of the jump gate beside the record's: a green camera by the
+        # title when it counts the same, amber with its count on each row it differs on
+        assert result["gate_same"][language][0] == "same"
+        differs = result["gate_differs"][language]
+        assert differs["camera"] == "differs"
+        assert differs["shown"] == sorted(differs["expected"]), language
         # the proposed jumps' planets are outlined on the board, one or several
         (one, proposed), (several, all_proposed) = result["proposed_targets"][language]
         assert one == proposed and several == all_proposed and len(several) >= 2

@@ -477,6 +477,26 @@ def every_state():  # type: ignore[no-untyped-def]
         [sorted(play.targets), sorted(p.event.to for p in scans)])
     result.setdefault("choices_question", {})[LANGUAGE] = [
         play.ids.panel.card("proposal").question, i18n._("Jump to which planet?")]
+    # the camera counts the jump gate: the same as the record, then one more probe of the
+    # first player's and one of a player the record has none of
+    gate = play.ids.board.gate
+    probes = {seat.color: player.probes
+              for seat, player in zip(app.state.setup.players, app.state.players)}
+    app.view = TrackerView(gate=tuple(probes.items()))
+    yield from settle()
+    result.setdefault("gate_same", {})[LANGUAGE] = [gate.camera, len(gate.ids.rows.children)]
+    first, *others = probes
+    none = next((c for c in others if probes[c] == 0), others[-1])
+    differing = {**probes, first: probes[first] + 1, none: probes[none] + 1}
+    app.view = TrackerView(gate=tuple(differing.items()))
+    yield from settle()
+    shot("play-camera-gate")
+    rows = {row.color_name: row for row in gate.ids.rows.children}
+    result.setdefault("gate_differs", {})[LANGUAGE] = {
+        "camera": gate.camera, "expected": [first, none],
+        "shown": sorted(c for c, row in rows.items() if any(
+            type(w).__name__ == "FitLabel" and w.color == list(theme.ACCENT)
+            and w.text == str(differing[c]) for w in row.walk(restrict=True)))}
     app.view = TrackerView()
     play.end_game()
     yield from settle()

@@ -350,7 +350,7 @@ class CompanionApp(App):
 
     def dismiss(self, proposals: list[Proposal]) -> None:
         self.session.dismiss(proposals)
-        self.view = TrackerView((), self.view.flags)
+        self.view = TrackerView((), self.view.flags, self.view.gate)
 
     def say(self, text: str, kind: str = "info") -> None:
         self.message, self.message_kind = text, kind

@@ -220,7 +220,7 @@ class Session:
             if self.auto_confirm and view.unambiguous is not None:
                 played = self.play(view.unambiguous.event)
                 if played:
-                    return TrackerView((), view.flags), played
+                    return TrackerView((), view.flags, view.gate), played
             return view, Outcome(False)
 
     def dismiss(self, proposals: list[Proposal]) -> None:

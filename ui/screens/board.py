@@ -82,15 +82,27 @@ class GateRow(BoxLayout):
     probes = NumericProperty(0)
     points = NumericProperty(0)
     mark = StringProperty("")
+    counted = NumericProperty(-1)
+    """The camera's count of this player's probes on the gate (-1: not counted); shown in
+    place of the points when it is not the record's."""
 
 
 class GateView(BoxLayout):
     """The jump gate: every player with probes on it, by place, with the points it gives, and
-    the ships waiting on it."""
+    the ships waiting on it. Where the camera follows the pieces, a camera beside the title
+    says whether it counts the same probes (green) or not (amber, with its count on the row
+    it differs on)."""
 
     standings = ObjectProperty(None, allownone=True)
     colors = DictProperty({})
     marks = DictProperty({})
+    counted = DictProperty({})
+    """Each colour's probes as the camera counts them (only colours it is sure of)."""
+    camera = StringProperty("")
+    """``same`` or ``differs`` when the camera counts the gate, else ''."""
+
+    def on_counted(self, *_args: object) -> None:
+        self.on_standings()
 
     def on_standings(self, *_args: object) -> None:
         rows = self.ids.rows
@@ -98,15 +110,23 @@ class GateView(BoxLayout):
         board: Standings | None = self.standings
         if board is None:
             self.ids.ships.clear_widgets()
+            self.camera = ""
             return
+        counted = {p.name: self.counted[p.color] for p in board.players
+                   if p.color in self.counted}
+        self.camera = "" if not counted else "same" if all(
+            counted[p.name] == p.probes for p in board.players if p.name in counted) \
+            else "differs"
         points = gate_points([p.probes for p in board.players])
-        ranked = sorted(((p, pts) for p, pts in zip(board.players, points) if p.probes),
+        ranked = sorted(((p, pts) for p, pts in zip(board.players, points)
+                         if p.probes or counted.get(p.name)),
                         key=lambda item: item[0].gate_place or 99)
         for player, pts in ranked:
             rows.add_widget(Factory.GateRow(place=player.gate_place or 0,
                                             tied=player.gate_tied, name=player.name,
                                             color_name=player.color, probes=player.probes,
-                                            points=pts, mark=self.marks.get(player.name, "?")))
+                                            points=pts, mark=self.marks.get(player.name, "?"),
+                                            counted=counted.get(player.name, -1)))
         if not ranked:
             rows.add_widget(Factory.GateNote(text=_("no probes yet")))
         ships = self.ids.ships
@@ -125,6 +145,8 @@ class RingBoard(FloatLayout):
     """Planet names offered as targets of the action being entered."""
     colors = DictProperty({})
     marks = DictProperty({})
+    counted = DictProperty({})
+    """The jump gate's probes per colour as the camera counts them (empty: not followed)."""
 
     __events__ = ("on_planet",)
 
@@ -142,7 +164,7 @@ class RingBoard(FloatLayout):
         self._update = Clock.create_trigger(self._refresh, -1)
         self.fbind("pos", self._place)
         self.fbind("size", self._place)
-        for name in ("standings", "planets", "targets", "colors", "marks"):
+        for name in ("standings", "planets", "targets", "colors", "marks", "counted"):
             self.fbind(name, self._update)
 
     def on_planet(self, name: str) -> None:
@@ -178,4 +200,5 @@ class RingBoard(FloatLayout):
             view.target = planet is not None and planet.name in self.targets
             view.dimmed = entering and not view.target
         self.gate.colors, self.gate.marks = dict(self.colors), dict(self.marks)
+        self.gate.counted = dict(self.counted)
         self.gate.standings = board

@@ -46,8 +46,9 @@ class LegendDialog(ModalView):
              _("A round mark: a player's ship (on the jump gate at the start).")),
             ([Factory.BoardMark(text="A2", color_name=color)],
              _("A square mark: tiles reserved there (A2: two of A's).")),
-            ([glyph(kind="gate")],
-             _("Jump gate: place, probes and the points they give at the end.")),
+            ([glyph(kind="gate"), glyph(kind="camera", ink=theme.ACCENT)],
+             _("Jump gate: place, probes and the points they give at the end. The camera "
+               "counts them as recorded (green) or not (amber, its count).")),
             ([glyph(kind="stations")], _("Stations built.")),
             ([glyph(kind="tiles")], _("Tiles held (their kinds stay hidden).")),
             ([glyph(kind="cards")], _("Cards in hand.")),

@@ -154,6 +154,8 @@ class PlayScreen(Screen):
 
     def _on_view(self, _app: object, view: TrackerView) -> None:
         self.view = view
+        # set here: kv re-reads no attribute of a plain object (the view's gate)
+        self.ids.board.counted = dict(view.gate)
         self._panel()
 
     # -- painting ------------------------------------------------------------------------------

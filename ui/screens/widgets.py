@@ -224,10 +224,12 @@ class TileIcon(DrawnWidget):
 
 
 class StatGlyph(DrawnWidget):
-    """The small icons of a player's token: the jump gate, a station, a tile, cards, a chip."""
+    """The small icons of a player's token: the jump gate, a station, a tile, cards, a chip;
+    and the camera, beside what it counts."""
 
     kind = StringProperty("tiles")
-    REDRAWN_BY = ("kind",)
+    ink = ListProperty(list(theme.MUTED))
+    REDRAWN_BY = ("kind", "ink")
 
     def _draw(self, *_args: object) -> None:
         self.canvas.clear()
@@ -237,8 +239,13 @@ class StatGlyph(DrawnWidget):
         x, y = self.center_x - side / 2, self.center_y - side / 2
         stroke = max(1.0, side * 0.08)
         with self.canvas:
-            Color(*theme.MUTED)
-            if self.kind == "gate":
+            Color(*self.ink)
+            if self.kind == "camera":  # a body with its lens, and the viewfinder's bump
+                Rectangle(pos=(x + side * 0.3, y + side * 0.68), size=(side * 0.3, side * 0.12))
+                Line(rounded_rectangle=(x + side * 0.06, y + side * 0.2, side * 0.88,
+                                        side * 0.5, side * 0.08), width=stroke)
+                Line(circle=(x + side * 0.5, y + side * 0.45, side * 0.16), width=stroke)
+            elif self.kind == "gate":
                 Line(circle=(x + side / 2, y + side / 2, side * 0.45), width=stroke)
                 Line(circle=(x + side / 2, y + side / 2, side * 0.22), width=stroke)
             elif self.kind == "stations":
