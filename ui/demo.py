@@ -48,6 +48,10 @@ class DemoTable:
     script: list[Event]
     seed: int = 0
     frames_per_event: int = 6
+    """Frames each event's table is drawn still, the hand gone (the last stays in view)."""
+    patience: int = 15
+    """Still frames the camera has to propose an event before the player enters it by touch:
+    a second at the camera's 15 frames a second, as long as players wait for the screen."""
     counts: Counter[str] = field(default_factory=Counter)
     """How events were entered: ``camera`` or ``touch``; and ``camera under a hand``, the
     camera's proposals confirmed while a hand was over the table (none should be)."""
@@ -141,7 +145,7 @@ class DemoTable:
                     self.counts["camera under a hand"] += 1
                 self.waits.append(settled)
                 return DemoMove(confirmed, "camera", proposal)
-        if settled > self.frames_per_event + 1:
+        if settled > self.patience:
             return DemoMove(event, "touch")
         return None
 

@@ -30,7 +30,7 @@ from vision.changes import ChangeTracker
 from vision.config import Calibration
 from vision.debounce import Debouncer
 from vision.layout import CARD_SIZE, TILE_SIZE, TableLayout
-from vision.pieces import read_pieces
+from vision.pieces import Read, Reading, read_pieces, reading_pieces
 from vision.rectify import MarkerDetector, Rectification, rectify, to_corners
 from vision.stickers import ATTEMPTS, STILL_ATTEMPTS, Box, read_stickers
 
@@ -105,6 +105,13 @@ class Pipeline:
         over the table commits nothing) and until the table settles again."""
         self._quiet = 0
         """Frames since the table last changed (or since the first)."""
+        self._reading: Reading | None = None
+        """The pieces' read under way, a step per frame (a whole read in one frame would be
+        the slowest frame of all); dropped when the table changes."""
+        self._read: Read | None = None
+        """A read done, kept until the table has been still long enough to commit it."""
+        self._pieces_turn = False
+        """The last frame read a region: the pieces' read has the next frame's share."""
         self._tiles: Debouncer[str, TileSeen] = Debouncer()
         self._cards: Debouncer[tuple[str, str | None], CardSeen] = Debouncer()
 
@@ -182,29 +189,44 @@ class Pipeline:
             if zone in areas:
                 self._take(box, self._read_cards(bgr, box, self._rectification, [areas[zone]]))
                 reads += 1
-        for _ in range(min(READS_PER_FRAME, len(self._waiting))):
+        # a read of the pieces under way and windows waiting take turns, a frame each: a
+        # hand over the whole table queues windows for many frames
+        turn = self._reading is not None and self._pieces_turn
+        for _ in range(0 if turn else min(READS_PER_FRAME, len(self._waiting))):
             window = self._waiting.pop(0)
             self._take(window, self._read_stickers(gray, window, self._rectification,
                                                    self._marker_list))
             reads += 1
         if self._since_markers >= self.marker_every * (1 if reads == 0 else 2):
             self._update_markers(gray)
-        self._follow_pieces(bgr, moving=bool(boxes))
+        self._follow_pieces(bgr, moving=bool(boxes), busy=reads > 0)
+        self._pieces_turn = reads > 0
         raw = _observation(self._found, self._marker_list)
         return PipelineResult(raw, self._debounced(self._found), reads, len(self._waiting))
 
-    def _follow_pieces(self, bgr: np.ndarray, moving: bool) -> None:
+    def _follow_pieces(self, bgr: np.ndarray, moving: bool, busy: bool) -> None:
         """The pieces read once the table has been still for ``PIECES_SETTLE`` frames after
-        a change, as a chess camera waits for the hand to leave; unknown meanwhile."""
+        a change, as a chess camera waits for the hand to leave; unknown meanwhile. The first
+        still frame is read, a step in each frame after it that read no region (``busy``: a
+        frame's share of work is done)."""
         ring = self.calibration.ring
         if ring is None:
             return
         if moving:
-            self._pieces, self._quiet = None, 0
+            self._pieces, self._quiet, self._reading, self._read = None, 0, None, None
             return
         self._quiet += 1
-        if self._pieces is None and self._quiet >= PIECES_SETTLE:
-            self._pieces, problems = read_pieces(bgr, ring)
+        if self._pieces is None and self._reading is None and self._read is None:
+            # the first still frame, read step by step in the frames after it: what they
+            # show is the same, or the table changed and the read is dropped
+            self._reading = reading_pieces(bgr, ring)
+        if self._reading is not None and not busy:
+            try:
+                next(self._reading)
+            except StopIteration as done:
+                self._reading, self._read = None, done.value
+        if self._read is not None and self._quiet >= PIECES_SETTLE:
+            (self._pieces, problems), self._read = self._read, None
             for problem in problems:
                 log.debug("pieces: %s", problem.message)
 

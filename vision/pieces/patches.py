@@ -11,6 +11,7 @@ how thick, and how many chip-sized discs they hold.
 from __future__ import annotations
 
 import math
+from collections.abc import Generator
 from dataclasses import dataclass
 
 import cv2
@@ -95,11 +96,18 @@ class Look:
         return self.chip * ring.side_at(point)
 
 
-def look_at(bgr: np.ndarray, ring: Ring) -> Look:
-    """What ``bgr`` shows against the table at the start of ``ring``."""
+Steps = Generator[None, None, "Look"]
+"""A look taken a step at a time: each ``next`` does one part of it (a frame's share of the
+work in the live loop); the look is the generator's return value."""
+
+
+def looking_at(bgr: np.ndarray, ring: Ring) -> Steps:
+    """What ``bgr`` shows against the table at the start of ``ring``, in steps: how far
+    each pixel lies from the start; each player's colour where it changed; who owns what."""
     height, width = bgr.shape[:2]
     lab = lab_of(bgr)
     difference, light = _difference(lab, ring.reference)
+    yield
     new = cv2.resize(difference, (width, height), interpolation=cv2.INTER_LINEAR) > CHANGED
     patches: list[Patch] = []
     before = cv2.resize(ring.reference[..., 0].astype(np.float32), (width, height),
@@ -113,6 +121,7 @@ def look_at(bgr: np.ndarray, ring: Ring) -> Look:
         mask = np.zeros((height, width), bool)
         mask[where] = mask_new & ~(ring.printed[player][small] & alike)
         patches += patches_of(player, mask, ring.ship_px)
+    yield
     patches = [p for p in patches if ring.place(p.centre, beside=True) is not None]
     owner = np.zeros((height, width), np.int32)
     for n, patch in enumerate(patches):

@@ -15,12 +15,13 @@ Whatever is not sure is left out and named among the problems, never guessed.
 from __future__ import annotations
 
 import math
+from collections.abc import Generator
 
 import cv2
 import numpy as np
 
 from companion.observations import GATE, PiecesSeen, Problem
-from vision.pieces.patches import (HEAP, Look, Patch, discs, look_at, ship_px_at, thickness,
+from vision.pieces.patches import (HEAP, Look, Patch, discs, looking_at, ship_px_at, thickness,
                                    touches)
 from vision.pieces.ring import Ring
 
@@ -65,14 +66,32 @@ board makes its place unknown; beside a board, where reserved tiles lie, what is
 HAND = 12.0
 
 
-def read_pieces(bgr: np.ndarray, ring: Ring) -> tuple[PiecesSeen | None, tuple[Problem, ...]]:
+Read = tuple[PiecesSeen | None, tuple[Problem, ...]]
+"""The pieces seen (None: none could be read) and what could not be read."""
+Reading = Generator[None, None, Read]
+"""A read taken a step at a time: each ``next`` does one part of it, so that the live loop
+spreads it over frames; the read is the generator's return value."""
+
+
+def read_pieces(bgr: np.ndarray, ring: Ring) -> Read:
     """What ``bgr`` shows of the pieces on ``ring``, and what could not be read."""
+    steps = reading_pieces(bgr, ring)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            read: Read = done.value
+            return read
+
+
+def reading_pieces(bgr: np.ndarray, ring: Ring) -> Reading:
+    """``read_pieces`` in four steps of about the same time (a frame's share)."""
     height, width = bgr.shape[:2]
     if (width, height) != ring.image_size:
         return None, (Problem("no_ring", f"the ring was found in {ring.image_size[0]}x"
                               f"{ring.image_size[1]} frames, not {width}x{height}: calibrate "
                               "the ring again"),)
-    look = look_at(bgr, ring)
+    look = yield from looking_at(bgr, ring)
     problems = [Problem("unsure_piece", f"the {player} pieces are not read: their ship was "
                         "not found on the jump gate when the ring was calibrated")
                 for player in ring.unseen]
@@ -80,6 +99,7 @@ def read_pieces(bgr: np.ndarray, ring: Ring) -> tuple[PiecesSeen | None, tuple[P
     """(place, colour): what that colour shows there is not clear."""
     ships, shipped = _ships(ring, look, problems, unsure)
     tally, built = _chips(ring, look, shipped, unsure)
+    yield
     hidden = _unexplained(ring, look, [p.centre for p in look.patches])
     for place, player in sorted(unsure):
         problems.append(Problem("unsure_piece", f"{player} is not clear on {place}"))
