@@ -23,7 +23,7 @@ from typing import Any
 
 from companion.observations import (DISCARD_ZONE, GATE, TRAY_ZONE, CardSeen, Observation,
                                     PiecesSeen, TileSeen, planet_zone)
-from companion.rules import (DEVELOP, DISCOVER, SPACE, TOP_UP, Card, Event, Fly, GameState,
+from companion.rules import (DEVELOP, DISCOVER, SCAN, SPACE, TOP_UP, Card, Event, Fly, GameState,
                              Inventory, Jump, MalformedEventError,
                              Template, TopUp, is_legal, legal_events, takes_tile)
 
@@ -232,17 +232,11 @@ class Tracker:
 
     def _follow_pieces(self, state: GameState, pieces: PiecesSeen, proposals: list[Proposal],
                        flags: list[Notice]) -> list[Proposal]:
-        """The proposals the ship's place agrees with (a flight when it moved with no card),
+        """The proposals the pieces agree with (a flight when the ship moved with no card),
         and a flag for each piece the table shows otherwise than the record and no proposal
         explains."""
-        mover = state.setup.players[state.current].color
-        seen_at = pieces.ships.get(mover)
-        if seen_at is not None and seen_at != _ship_place(state, state.current):
-            leading = [p for p in proposals if getattr(p.event, "to", None) == seen_at]
-            if leading:
-                proposals = leading
-            elif not proposals and is_legal(state, Fly(seen_at)):
-                proposals = [Proposal(Fly(seen_at))]
+        proposals = _shown_by_pieces(state, pieces, proposals)
+        kinds = {p.event.type for p in proposals}
         explained = {getattr(p.event, "to", None) for p in proposals} - {None}
         for index, seat in enumerate(state.setup.players):
             at, recorded = pieces.ships.get(seat.color), _ship_place(state, index)
@@ -252,31 +246,15 @@ class Tracker:
                                        "record says {recorded}", colour=seat.color,
                                        seen=at, recorded=recorded))
             probes, counted = state.players[index].probes, pieces.gate.get(seat.color)
-            jumping = index == state.current and any(p.event.type == Jump.type
-                                                     for p in proposals)
+            jumping = index == state.current and Jump.type in kinds
             if counted is not None and counted != probes and not (jumping
                                                                    and counted == probes + 1):
                 flags.append(Notice.of("the table shows {count} {colour} probes on the jump "
                                        "gate; the record says {recorded}", count=counted,
                                        colour=seat.color, recorded=probes))
-        developing = state.players[state.current].at if any(
-            p.event.type == DEVELOP for p in proposals) else None
-        for index, planet in enumerate(state.setup.planets):
-            if planet.name not in pieces.stations or index == developing:
-                continue
-            builder = state.stacks[index].developer
-            recorded_colour = None if builder is None else state.setup.players[builder].color
-            shown = pieces.stations[planet.name]
-            if shown == recorded_colour:
-                continue
-            if shown is None:
-                flags.append(Notice.of("the table shows no station on {planet}; the record "
-                                       "says {recorded}", planet=planet.name,
-                                       recorded=recorded_colour))
-            else:
-                flags.append(Notice.of("the table shows a {colour} station on {planet}; the "
-                                       "record says {recorded}", planet=planet.name,
-                                       colour=shown, recorded=recorded_colour or "none"))
+        here = state.players[state.current].at
+        flags += _station_flags(state, pieces, here if DEVELOP in kinds else None)
+        flags += _reservation_flags(state, pieces, here if kinds & {SCAN, DISCOVER} else None)
         return proposals
 
     # -- the end -------------------------------------------------------------------------------
@@ -296,6 +274,76 @@ class Tracker:
                                    "{player}", player=player))
             return (), tuple(flags)
         return (Proposal(event, tiles_shown=len(tray)),), tuple(flags)
+
+
+def _shown_by_pieces(state: GameState, pieces: PiecesSeen, proposals: list[Proposal]
+                     ) -> list[Proposal]:
+    """The proposals that what the table shows of the player's pieces leads to: the jump to
+    where the ship now stands (or the flight there, with no card laid); the develop when a
+    station of theirs stands where the record has none; the scan when one more of their
+    probes lies on a tile beside the ship's planet. All of them where the pieces say nothing."""
+    mover = state.setup.players[state.current].color
+    seen_at = pieces.ships.get(mover)
+    if seen_at is not None and seen_at != _ship_place(state, state.current):
+        leading = [p for p in proposals if getattr(p.event, "to", None) == seen_at]
+        if leading:
+            return leading
+        if not proposals and is_legal(state, Fly(seen_at)):
+            return [Proposal(Fly(seen_at))]
+        return proposals
+    here = state.players[state.current].at
+    if here is None:
+        return proposals
+    planet = state.setup.planets[here].name
+    if pieces.stations.get(planet) == mover and state.stacks[here].developer is None:
+        return [p for p in proposals if p.event.type == DEVELOP] or proposals
+    recorded = sum(1 for r in state.stacks[here].reservations if r.player == state.current)
+    if pieces.reserved.get(planet, {}).get(mover, recorded) == recorded + 1:
+        return [p for p in proposals if p.event.type == SCAN] or proposals
+    return proposals
+
+
+def _station_flags(state: GameState, pieces: PiecesSeen, developing: int | None
+                   ) -> list[Notice]:
+    """Each station the table shows otherwise than the record (but where a develop is
+    proposed)."""
+    flags = []
+    for index, planet in enumerate(state.setup.planets):
+        if planet.name not in pieces.stations or index == developing:
+            continue
+        builder = state.stacks[index].developer
+        recorded = None if builder is None else state.setup.players[builder].color
+        shown = pieces.stations[planet.name]
+        if shown == recorded:
+            continue
+        if shown is None:
+            flags.append(Notice.of("the table shows no station on {planet}; the record says "
+                                   "{recorded}", planet=planet.name, recorded=recorded))
+        else:
+            flags.append(Notice.of("the table shows a {colour} station on {planet}; the "
+                                   "record says {recorded}", planet=planet.name,
+                                   colour=shown, recorded=recorded or "none"))
+    return flags
+
+
+def _reservation_flags(state: GameState, pieces: PiecesSeen, taking: int | None
+                       ) -> list[Notice]:
+    """Each colour whose probes on tiles beside a planet the table counts otherwise than the
+    record (but where a scan or a discover is proposed: its probe is being laid or lifted)."""
+    flags = []
+    for index, planet in enumerate(state.setup.planets):
+        counts = pieces.reserved.get(planet.name)
+        if counts is None or index == taking:
+            continue  # not seen for sure
+        for player, seat in enumerate(state.setup.players):
+            recorded = sum(1 for r in state.stacks[index].reservations if r.player == player)
+            shown = counts.get(seat.color, 0)  # a planet seen names every colour there
+            if shown != recorded:
+                flags.append(Notice.of("the table shows {count} {colour} probes on tiles "
+                                       "beside {planet}; the record says {recorded}",
+                                       count=shown, colour=seat.color, planet=planet.name,
+                                       recorded=recorded))
+    return flags
 
 
 def _ship_place(state: GameState, player: int) -> str:

@@ -161,8 +161,8 @@ def test_a_tile_shown_when_no_action_can_take_one_is_flagged():
                                  "take a tile now"]
 
 
-def pieces(ships=None, gate=None, stations=None) -> PiecesSeen:
-    return PiecesSeen(ships or {}, gate or {}, stations or {}, {})
+def pieces(ships=None, gate=None, stations=None, reserved=None) -> PiecesSeen:
+    return PiecesSeen(ships or {}, gate or {}, stations or {}, reserved or {})
 
 
 def test_the_ships_place_on_the_table_picks_the_jump_it_shows():
@@ -199,6 +199,39 @@ def test_the_table_and_the_record_disagreeing_is_said_and_changes_nothing():
         "the table shows 2 blue probes on the jump gate; the record says 0",
         "the table shows a red station on Freezer; the record says none"]
     assert game.state.players[1].at is None  # the record is as it was
+
+
+def test_a_probe_laid_beside_the_ships_planet_picks_the_scan_and_a_station_the_develop():
+    game = new_game(2)
+    state = play(game, {"type": "jump", "to": "Caldera"})  # Ann, red
+    both = Observation(cards=(card("B3/G2"),))  # a jump to Ruby Red, or a scan of Caldera
+    assert {p.event.type for p in Tracker().update(state, both).proposals} == {"jump", "scan"}
+    probe = Observation(cards=both.cards, pieces=pieces(
+        {"red": "Caldera"}, {"red": 1}, {}, {"Caldera": {"red": 1}}))
+    view = Tracker().update(state, probe)
+    assert [p.event for p in view.proposals] == [Scan(Card.parse("B3/G2"))]
+    assert view.flags == ()  # the probe being laid is no disagreement
+    game = new_game(2)
+    state = play(game, {"type": "jump", "to": "Freezer"}, {"type": "scan"}, {"type": "top_up"},
+                 {"type": "top_up"})
+    tracker = Tracker()
+    tracker.update(state, seen(card("G1/O1")))
+    station = Observation(cards=(card("B2/O3"),), tiles=(tile(40, "WAT"),),
+                          pieces=pieces({"red": "Freezer"}, stations={"Freezer": "red"}))
+    view = tracker.update(state, station)
+    assert [p.event for p in view.proposals] == [
+        Develop((Card.parse("G1/O1"), Card.parse("B2/O3")), "WAT")]
+
+
+def test_probes_beside_a_planet_the_record_does_not_have_are_said():
+    game = new_game(2)
+    state = play(game, {"type": "jump", "to": "Freezer"}, {"type": "scan"})  # red reserves
+    shown = Observation(pieces=pieces(reserved={"Freezer": {"blue": 1}, "Hazard": {}}))
+    assert words(Tracker().update(state, shown).flags) == [
+        "the table shows 0 red probes on tiles beside Freezer; the record says 1",
+        "the table shows 1 blue probes on tiles beside Freezer; the record says 0"]
+    agreeing = Observation(pieces=pieces(reserved={"Freezer": {"red": 1}, "Hazard": {}}))
+    assert Tracker().update(state, agreeing).flags == ()
 
 
 def test_the_gate_as_the_camera_last_counted_it_stays_while_hands_move():
