@@ -100,14 +100,16 @@ def reading_pieces(bgr: np.ndarray, ring: Ring) -> Reading:
     ships, shipped = _ships(ring, look, problems, unsure)
     tally, built = _chips(ring, look, shipped, unsure)
     yield
-    hidden = _unexplained(ring, look, [p.centre for p in look.patches])
+    unknown, unknown_beside = _unexplained(ring, look, [p.centre for p in look.patches])
     for place, player in sorted(unsure):
         problems.append(Problem("unsure_piece", f"{player} is not clear on {place}"))
-    for place in sorted(hidden):
+    for place in sorted(unknown):
         problems.append(Problem("unsure_piece", f"something on {place} is not a piece of "
                                 "any player's colour (a hand, a piece in shadow)"))
-    places = [GATE] + [name for name, _ in ring.planets]
-    unknown = {place for place in places if place in hidden}
+    for place in sorted(unknown_beside - unknown):
+        problems.append(Problem("unsure_piece", f"something beside {place} is not a piece "
+                                "of any player's colour (a tile whose probe does not show, "
+                                "a hand)"))
     gate = {player: int(tally.get((GATE, player), (0, 0))[0]) for player in ring.colours
             if GATE not in unknown and (GATE, player) not in unsure}
     # a planet's counts name only the colours with probes there: one colour not clear
@@ -115,7 +117,7 @@ def reading_pieces(bgr: np.ndarray, ring: Ring) -> Reading:
     reserved = {name: {player: int(count) for (place, player), (count, _) in tally.items()
                        if place == name}
                 for name, _ in ring.planets
-                if name not in unknown and not any(place == name for place, _ in unsure)
+                if name not in unknown_beside and not any(place == name for place, _ in unsure)
                 and not ring.unseen}  # an unseen colour's probes may lie beside any board
     stations: dict[str, str | None] = {}
     for name, colours in built.items():
@@ -210,11 +212,12 @@ def _ship(ring: Ring, patches: list[Patch], player: str, look: Look) -> Patch | 
                key=lambda p: abs(math.log(p.area / ship_px_at(ring, p.centre))), default=None)
 
 
-def _unexplained(ring: Ring, look: Look, pieces: list[tuple[float, float]]) -> set[str]:
-    """The places where something new lies that is no player's colour: a hand (over
-    whatever it covers), a piece in a shadow too deep to show its colour (on the gate or a
-    board), a reserved tile whose probe does not show (each tile carries one). Such a place
-    is unknown, never empty."""
+def _unexplained(ring: Ring, look: Look, pieces: list[tuple[float, float]]
+                 ) -> tuple[set[str], set[str]]:
+    """Where something new lies that is no player's colour: on the gate or a board (a hand
+    over it, a piece in a shadow too deep to show its colour: what is on it is unknown, never
+    empty); and beside a board, where only what lies beside it is unknown (a reserved tile
+    whose probe does not show: each tile carries one; a hand reaching past it)."""
     opened = cv2.morphologyEx(look.unexplained.astype(np.uint8), cv2.MORPH_OPEN,
                               np.ones((5, 5), np.uint8))
     # the pieces of one thing joined (a tile's edge around a probe that does not show)
@@ -224,7 +227,8 @@ def _unexplained(ring: Ring, look: Look, pieces: list[tuple[float, float]]) -> s
     count, labels, stats, centres = cv2.connectedComponentsWithStats(joined)
     boards = ring.board_map(joined.shape)
     names = [GATE] + [name for name, _ in ring.planets]
-    places: set[str] = set()
+    on_board: set[str] = set()
+    beside: set[str] = set()
     for k in range(1, count):
         centre = (float(centres[k][0]), float(centres[k][1]))
         chip_area = math.pi * look.radius(ring, centre) ** 2
@@ -241,16 +245,17 @@ def _unexplained(ring: Ring, look: Look, pieces: list[tuple[float, float]]) -> s
                                     cv2.CHAIN_APPROX_SIMPLE)[0]
             points = [(float(px + x), float(py + y)) for outline in edge
                       for px, py in outline[::4, 0]]
-            places |= covered | {place for place in
-                                 (ring.place(p, beside=True) for p in points) if place}
+            on_board |= covered
+            beside |= {place for place in (ring.place(p, beside=True) for p in points)
+                       if place}
         elif on[1:].max() * 2 >= on.sum():  # mostly on the gate or one board
-            places.add(names[int(on[1:].argmax())])
+            on_board.add(names[int(on[1:].argmax())])
         else:  # beside a board: reserved tiles, each of which carries a probe that shows
             place = ring.place(centre, beside=True)
             if place is not None and _bare(blob, (x, y), pieces,
                                            look.radius(ring, centre)) > chip_area:
-                places.add(place)
-    return places
+                beside.add(place)
+    return on_board, beside | on_board
 
 
 def _bare(blob: np.ndarray, origin: tuple[int, int], pieces: list[tuple[float, float]],
