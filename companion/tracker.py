@@ -56,6 +56,9 @@ class Proposal:
     """The sticker seen in the scan tray that gave the tile's kind."""
     tiles_shown: int = 0
     """For an inventory: how many tiles the tray showed."""
+    tap_only: bool = False
+    """What the table shows could still become another action (a card laid, the ship not
+    moved yet): it waits for the players' tap, even where they chose auto-confirm."""
 
     @property
     def text(self) -> str:
@@ -80,8 +83,11 @@ class TrackerView:
 
     @property
     def unambiguous(self) -> Proposal | None:
-        """The single proposal, when there is exactly one (what auto-confirm may take)."""
-        return self.proposals[0] if len(self.proposals) == 1 else None
+        """The single proposal, when there is exactly one and it needs no tap (what
+        auto-confirm may take)."""
+        if len(self.proposals) == 1 and not self.proposals[0].tap_only:
+            return self.proposals[0]
+        return None
 
 
 @dataclass
@@ -150,6 +156,9 @@ class Tracker:
                                        player=state.current_name))
         if seen.pieces is not None:
             proposals = self._follow_pieces(state, seen.pieces, proposals, flags)
+            if self._laid and tile is None and entering is None and not reveal \
+                    and _as_recorded(state, seen.pieces):
+                proposals = _discarding(state, self._laid)
         proposals = [p for p in proposals if p.event not in self._dismissed]
         return TrackerView(tuple(proposals), tuple(flags), self._gate)
 
@@ -301,6 +310,31 @@ def _shown_by_pieces(state: GameState, pieces: PiecesSeen, proposals: list[Propo
     if pieces.reserved.get(planet, {}).get(mover, recorded) == recorded + 1:
         return [p for p in proposals if p.event.type == SCAN] or proposals
     return proposals
+
+
+def _as_recorded(state: GameState, pieces: PiecesSeen) -> bool:
+    """Whether the table shows, for sure, every piece of the player's as the record has it:
+    the ship in its place, the gate's probes, and at the ship's planet their station and
+    their probes on tiles. Then a card laid played no jump, scan or develop."""
+    me, mover = state.current, state.setup.players[state.current].color
+    if pieces.ships.get(mover) != _ship_place(state, me) \
+            or pieces.gate.get(mover) != state.players[me].probes:
+        return False
+    here = state.players[me].at
+    if here is None:
+        return True
+    planet, stack = state.setup.planets[here].name, state.stacks[here]
+    reserved = sum(1 for r in stack.reservations if r.player == me)
+    built = None if stack.developer is None else state.setup.players[stack.developer].color
+    return (planet in pieces.stations and pieces.stations[planet] == built
+            and planet in pieces.reserved and pieces.reserved[planet].get(mover, 0) == reserved)
+
+
+def _discarding(state: GameState, laid: list[Card]) -> list[Proposal]:
+    """The cards laid as a top up's discards, when the rules allow it: proposed for a tap,
+    for the player may still move a piece for them."""
+    event = TopUp(len(laid), tuple(laid))
+    return [Proposal(event, tuple(laid), tap_only=True)] if is_legal(state, event) else []
 
 
 def _station_flags(state: GameState, pieces: PiecesSeen, developing: int | None

@@ -223,6 +223,24 @@ def test_a_probe_laid_beside_the_ships_planet_picks_the_scan_and_a_station_the_d
         Develop((Card.parse("G1/O1"), Card.parse("B2/O3")), "WAT")]
 
 
+def test_a_card_laid_with_every_piece_as_recorded_is_a_discard_proposed_for_a_tap():
+    """Nothing of the player's moved for the card: no jump, scan or develop played it, so it
+    is a top up's discard; proposed, but never auto-confirmed (the ship may move next)."""
+    game = new_game(2)
+    state = play(game, {"type": "jump", "to": "Caldera"})  # Ann, red, one probe on the gate
+    laid = (card("B3/G2"),)
+    as_recorded = pieces({"red": "Caldera"}, {"red": 1}, {"Caldera": None}, {"Caldera": {}})
+    view = Tracker().update(state, Observation(cards=laid, pieces=as_recorded))
+    assert [p.event for p in view.proposals] == [TopUp(1, (Card.parse("B3/G2"),))]
+    assert view.proposals[0].tap_only and view.unambiguous is None
+    moved = pieces({"red": "Ruby Red"}, {"red": 2}, {"Caldera": None}, {"Caldera": {}})
+    view = Tracker().update(state, Observation(cards=laid, pieces=moved))
+    assert [p.event.type for p in view.proposals] == ["jump"]
+    unsure = pieces({"red": "Caldera"}, {"red": 1}, {}, {})  # Caldera not seen for sure
+    view = Tracker().update(state, Observation(cards=laid, pieces=unsure))
+    assert {p.event.type for p in view.proposals} == {"jump", "scan"}
+
+
 def test_probes_beside_a_planet_the_record_does_not_have_are_said():
     game = new_game(2)
     state = play(game, {"type": "jump", "to": "Freezer"}, {"type": "scan"})  # red reserves
