@@ -8,7 +8,8 @@ import ast
 
 import pytest
 
-from companion.rules import SPACE, TILE_KINDS, Game, Jump, Scan, TopUp, Undo
+from companion.rules import (SPACE, TILE_KINDS, Develop, Discover, Fly, Game, Jump, Scan, TopUp,
+                             Undo)
 from companion.observations import TileSeen
 from companion.simulate import simulate
 from companion.tracker import Proposal
@@ -123,6 +124,19 @@ def test_a_proposal_names_the_tile_seen_by_its_number_not_its_kind():
     proposal = Proposal(Scan(tile="WAT"), tile=sticker)
     assert proposal_question(game.state, proposal) == "Scan Caldera, reserving tile 17?"
     assert proposal_source(proposal) == "tile 17 in the scan tray"
+
+
+def test_every_action_the_camera_can_propose_is_asked_in_words():
+    """Each kind the tracker proposes has its question (a flight seen from the ship's move
+    had none, and took the demo down)."""
+    game = new_game(2)
+    game.play(Jump("Caldera"))
+    asked = {kind: proposal_question(game.state, Proposal(event)) for kind, event in {
+        "fly": Fly("Ruby Red"), "jump": Jump("Hazard"), "top_up": TopUp(1),
+        "scan": Scan(), "develop": Develop(), "discover": Discover()}.items()}
+    assert asked["fly"] == "Fly to Ruby Red?"
+    assert all(question.endswith("?") for question in asked.values()), asked
+    assert proposal_source(Proposal(Fly("Ruby Red"))) == "the ship moved on the table"
 
 
 def test_the_core_marks_what_players_read_by_a_template_parameter_not_by_a_list_of_names():

@@ -302,6 +302,8 @@ def proposal_question(state: GameState, proposal: Proposal) -> str:
     tile = getattr(event, "tile", None)
     if isinstance(event, Jump):
         return _("Jump to {planet}?").format(planet=event.to)
+    if isinstance(event, Fly):
+        return _("Fly to {planet}?").format(planet=event.to)
     if isinstance(event, TopUp):
         return ngettext("Top up, discarding {count} card?", "Top up, discarding {count} cards?",
                         event.discard).format(count=event.discard)
@@ -331,6 +333,8 @@ def proposal_source(proposal: Proposal) -> str:
     if proposal.tiles_shown:
         parts.append(ngettext("{count} tile in the scan tray", "{count} tiles in the scan tray",
                               proposal.tiles_shown).format(count=proposal.tiles_shown))
+    if isinstance(proposal.event, Fly):
+        parts.append(_("the ship moved on the table"))
     return _(" and ").join(parts)
 
 
