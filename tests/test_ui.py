@@ -568,9 +568,9 @@ def test_with_a_camera_set_up_ends_on_the_table_where_one_tap_names_the_ring(tmp
     assert problems_of(result) == {}
     assert result["headings"] == ["players: New game: who plays? (1 of 3)",
                                   "table: New game: the table as laid out (3 of 3)"]
-    assert result["go_texts"] == ["Next", "Start game"]
+    assert result["go_texts"] == ["Next", "Skip and start", "Start game"]
     assert "tap the first planet, Green Heggar, on the picture" in result["table_steps"]
-    assert result["before_tap"].startswith("Without this step")
+    assert result["before_tap"].startswith("Skipped, the ships and probes")
     assert result["bare_kind"] == "refused"
     assert result["bare_found"].startswith("The eight planets and the jump gate were not found")
     assert result["looking_said"] == "Looking for the ring…"
@@ -582,9 +582,10 @@ def test_with_a_camera_set_up_ends_on_the_table_where_one_tap_names_the_ring(tmp
     assert result["names_shown"] == ["Jump gate"] + [f"{k + 1}. {name}"
                                                      for k, name in enumerate(planets)]
     assert result["names_on_boards"] == result["names_shown"][1:]
+    assert result["table_steps_found"].startswith("The ring is found.")
     assert result["shown_share"] < 0.8  # the ring alone, larger than the whole table
     assert result["after"] == "play"
     assert result["followed"] == planets and result["saved"] == planets
     assert result["colours"] == ["black", "green", "red", "yellow"]
-    assert result["second_found"].startswith("Without this step")
+    assert result["second_found"].startswith("Skipped, the ships and probes")
     assert result["second_after"] == "play" and result["second_ring"] is False

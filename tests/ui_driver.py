@@ -869,6 +869,8 @@ def scenario_ring_setup():  # type: ignore[no-untyped-def]
     yield from settle()
     shot("ring-setup-found")
     result["found"], result["found_kind"] = setup.found, setup.found_kind
+    result["go_texts"].append(setup.ids.go.text)
+    result["table_steps_found"] = setup.ids.table_steps.text
     result["names_shown"] = [label.text for label in reversed(setup.ids.board_names.children)]
     view, ring = setup.ids.view, setup.found_ring
     left, top, shown = setup._shown  # the picture is the ring's part of the camera's

@@ -34,8 +34,8 @@ from ui.session import Outcome, Session
 from ui.words import error_text
 from vision.pieces import Ring
 
-RING_INK = (120, 230, 255)
-"""BGR of the found boards' outlines: a pale yellow that stands out on any art."""
+RING_INK = (245, 245, 245)
+"""BGR of the found boards' outlines (on a black one): white, no player's colour."""
 
 
 class SeatRow(BoxLayout):
@@ -81,11 +81,15 @@ class GameSetupScreen(Screen):
     found = StringProperty("")
     """What the last tap on the table's picture found, or why nothing."""
     found_kind = StringProperty("info")
+    ring_ready = BooleanProperty(False)
+    """The ring is found for this ring of planets and these players: the camera will follow
+    the pieces."""
 
     def on_step(self, *_args: object) -> None:
         self.ids.steps.current = self.step
+        self.ring_ready = self.found_ring is not None
         if self.step == "table":
-            if self.found_ring is None and not self.looking:
+            if not self.ring_ready and not self.looking:
                 self.found = ""  # what a tap found was for another ring or other players
             self._watch = Clock.schedule_interval(self.update_view, 0.5)
             self.update_view()
@@ -233,8 +237,11 @@ class GameSetupScreen(Screen):
         return _("{title} ({step} of {steps})").format(
             title=titles[step], step=steps.index(step) + 1, steps=len(steps))
 
-    def table_steps(self, ring: list[str], _step: str) -> str:
+    def table_steps(self, ring: list[str], ready: bool) -> str:
         """What to do at the table for the camera to follow the pieces."""
+        if ready:
+            return _("The ring is found. Check that each name sits on its board, then start "
+                     "the game.")
         return _("Lay the eight planets in their ring, clockwise as on the last step, and "
                  "stand every player's ship on the jump gate. Then tap the first planet, "
                  "{first}, on the picture: the camera names the others.").format(
@@ -302,15 +309,19 @@ class GameSetupScreen(Screen):
             return
         view = self.ids.view
         left, top, shape = self._shown
-        boards = [(_("Jump gate"), ring.gate)] + [
-            (f"{k + 1}. {name}", corners) for k, (name, corners) in enumerate(ring.planets)]
-        for text, corners in boards:
-            x, y = np.array(corners).mean(axis=0)
+        gate = np.array(ring.gate)
+        # the gate's name above it, not over the ships standing on it
+        boards = [(_("Jump gate"), (gate[:, 0].mean(), gate[:, 1].min()), "bottom")] + [
+            (f"{k + 1}. {name}", tuple(np.array(corners).mean(axis=0)), "center")
+            for k, (name, corners) in enumerate(ring.planets)]
+        for text, (x, y), anchor in boards:
             label = Factory.BoardName(text=text)
-            label.texture_update()  # its size now, so that it is centred on the board
+            label.texture_update()  # its size now, so that it is placed on the board
             label.size = (label.texture_size[0] + label.padding_x * 2,
                           label.texture_size[1] + label.padding_y * 2)
             label.center = view.widget_point((float(x) - left, float(y) - top), shape)
+            if anchor == "bottom":
+                label.y += label.height / 2
             names.add_widget(label)
 
     def table_tapped(self, touch) -> None:  # type: ignore[no-untyped-def]
@@ -337,6 +348,7 @@ class GameSetupScreen(Screen):
                     ring: Ring | None) -> None:
         self.looking = False
         self._ring, self._ring_for = ring, key if ring is not None else None
+        self.ring_ready = self.found_ring is not None
         self.found, self.found_kind = outcome.said, outcome.kind
         self.update_view()
 

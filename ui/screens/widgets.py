@@ -240,11 +240,13 @@ class StatGlyph(DrawnWidget):
         stroke = max(1.0, side * 0.08)
         with self.canvas:
             Color(*self.ink)
-            if self.kind == "camera":  # a body with its lens, and the viewfinder's bump
-                Rectangle(pos=(x + side * 0.3, y + side * 0.68), size=(side * 0.3, side * 0.12))
-                Line(rounded_rectangle=(x + side * 0.06, y + side * 0.2, side * 0.88,
-                                        side * 0.5, side * 0.08), width=stroke)
-                Line(circle=(x + side * 0.5, y + side * 0.45, side * 0.16), width=stroke)
+            if self.kind == "camera":  # a body filling the square, its lens, its finder
+                Rectangle(pos=(x + side * 0.22, y + side * 0.78), size=(side * 0.3, side * 0.14))
+                Line(rounded_rectangle=(x + side * 0.04, y + side * 0.16, side * 0.92,
+                                        side * 0.62, side * 0.1), width=stroke)
+                Ellipse(pos=(x + side * 0.3, y + side * 0.25), size=(side * 0.4, side * 0.4))
+                Color(*theme.BACKGROUND)  # the lens's glass
+                Ellipse(pos=(x + side * 0.4, y + side * 0.35), size=(side * 0.2, side * 0.2))
             elif self.kind == "gate":
                 Line(circle=(x + side / 2, y + side / 2, side * 0.45), width=stroke)
                 Line(circle=(x + side / 2, y + side / 2, side * 0.22), width=stroke)
