@@ -20,6 +20,7 @@ from companion.observations import CardSeen
 from companion.rules import End, Fly, Jump, Redo, Scan, TopUp, Undo, parse_event
 from companion.scoring import score
 from companion.simulate import simulate
+from synthetic.pieces import ring_shoot
 from tests.conftest import setup_json
 from ui.demo import DemoTable, play_demo
 from ui.preferences import Regular, load_preferences
@@ -367,3 +368,21 @@ def test_the_screens_reach_the_game_library_and_camera_only_through_the_controll
                 or re.search(r"^(?!\s*def ).*(?<![.\w])(back_up|calibrate_table|print_markers|"
                              r"print_stickers|Journal\.open|Library)\(", line)]
     assert reaching == []
+
+
+def test_the_ring_is_found_on_the_camera_picture_and_any_other_picture_is_refused_in_words():
+    """The set-up step's look for the ring: found on the table as laid out; refused, saying
+    what to do, on a bare spot, and on pictures vision cannot take (never a hang: the screen
+    waits for the outcome)."""
+    shoot = ring_shoot(202, 0)
+    planets, colours = list(shoot.planets), list(shoot.players)
+    found, ring = Session.find_ring(shoot.start.image, planets, shoot.first, colours)
+    assert found and ring is not None and [n for n, _c in ring.planets] == planets
+    assert found.said.startswith(f"Found: the jump gate and the eight planets, named "
+                                 f"clockwise from {planets[0]}.")
+    bare, none = Session.find_ring(shoot.start.image, planets, (30.0, 30.0), colours)
+    assert not bare and none is None and bare.said.startswith("The eight planets and")
+    for picture in (np.zeros((0, 0, 3), np.uint8), np.zeros((720, 1280), np.uint8),
+                    np.full((720, 1280, 3), np.nan, np.float32)):
+        refused, none = Session.find_ring(picture, planets, (10.0, 10.0), colours)
+        assert not refused and none is None and refused.said, picture.shape

@@ -340,6 +340,9 @@ class Session:
             ring = find_ring(frame, planets, first, colours)
         except RingNotFound as error:
             return Outcome(False, ring_refusal(error.kind), error), None
+        except Exception as error:  # a picture vision cannot take: said, never a hang
+            log.exception("the ring could not be looked for")
+            return Outcome(False, ring_refusal("picture"), error), None
         return Outcome(True, ring_words(planets[0], list(ring.colours), ring.unseen),
                        weak=bool(ring.unseen)), ring
 

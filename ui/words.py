@@ -449,6 +449,8 @@ def ring_refusal(kind: str) -> str:
             "ships": _("No ship was found on the jump gate. Stand every player's ship on it, "
                        "in the camera's view, and tap again."),
             "off": _("Tap the first planet on the picture."),
+            "picture": _("The camera's picture could not be looked at. Tap again; if this "
+                         "stays, start without the ring."),
             }.get(kind, _("The ring cannot be followed for these players and planets."))
 
 
