@@ -337,11 +337,10 @@ class GameSetupScreen(Screen):
         point = (shown[0] + left, shown[1] + top)
         self.looking = True
         self.found, self.found_kind = _("Looking for the ring…"), "info"
-        key = self._ring_key()
-        colours = [c for _n, c in self.seats]
+        key = self._ring_key()  # read here: the thread touches no widget's property
+        planets, colours = list(key[0]), list(key[1])
         threading.Thread(target=lambda: self._ring_found(
-            key, *Session.find_ring(frame, list(self.ring), point, colours)),
-            daemon=True).start()
+            key, *Session.find_ring(frame, planets, point, colours)), daemon=True).start()
 
     @mainthread
     def _ring_found(self, key: tuple[tuple[str, ...], tuple[str, ...]], outcome: Outcome,
