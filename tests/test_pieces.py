@@ -191,15 +191,23 @@ def test_the_live_pipeline_reads_the_pieces_once_the_table_is_still(shoots, ring
     later, truth, _ = shoot.games[0]
     assert len(list(reading_pieces(later.image, rings[SEEDS[0]]))) >= 2  # not one slow frame
 
+    steps: list[tuple[bool, int]] = []
+
     def still(image: np.ndarray) -> list[PiecesSeen | None]:
         """What the pipeline says of the pieces, frame by frame, until it reads them."""
-        said = [pipeline.process(image).stable.pieces]
-        while said[-1] is None and len(said) < 15:
-            said.append(pipeline.process(image).stable.pieces)
+        said: list[PiecesSeen | None] = []
+        while (not said or said[-1] is None) and len(said) < 15:
+            result = pipeline.process(image)
+            said.append(result.stable.pieces)
+            steps.append((result.pieces_step, result.regions_read))
         return said
 
     stable = still(shoot.start.image)
     assert len(stable) > PIECES_SETTLE and stable[-1] is not None
+    # every step of a read in its own frame, one that read no region
+    assert sum(step for step, _read in steps) >= len(list(reading_pieces(
+        later.image, rings[SEEDS[0]]))) + 1
+    assert not any(step and read for step, read in steps)
     assert pipeline.process(later.image).stable.pieces is None  # the pieces moved: unknown
     halfway = [pipeline.process(later.image).stable.pieces for _ in range(2)]
     other = shoot.games[1][0].image  # moved again before the read was done: read anew

@@ -77,6 +77,8 @@ class PipelineResult:
     regions_read: int
     """Windows and card areas read in this frame (the others wait: see ``waiting``)."""
     waiting: int = 0
+    pieces_step: bool = False
+    """A step of the pieces' read was done in this frame."""
 
 
 @dataclass
@@ -199,36 +201,39 @@ class Pipeline:
             reads += 1
         if self._since_markers >= self.marker_every * (1 if reads == 0 else 2):
             self._update_markers(gray)
-        self._follow_pieces(bgr, moving=bool(boxes), busy=reads > 0)
+        stepped = self._follow_pieces(bgr, moving=bool(boxes), busy=reads > 0)
         self._pieces_turn = reads > 0
         raw = _observation(self._found, self._marker_list)
-        return PipelineResult(raw, self._debounced(self._found), reads, len(self._waiting))
+        return PipelineResult(raw, self._debounced(self._found), reads, len(self._waiting),
+                              stepped)
 
-    def _follow_pieces(self, bgr: np.ndarray, moving: bool, busy: bool) -> None:
+    def _follow_pieces(self, bgr: np.ndarray, moving: bool, busy: bool) -> bool:
         """The pieces read once the table has been still for ``PIECES_SETTLE`` frames after
         a change, as a chess camera waits for the hand to leave; unknown meanwhile. The first
         still frame is read, a step in each frame after it that read no region (``busy``: a
-        frame's share of work is done)."""
+        frame's share of work is done). Whether a step was done in this frame."""
         ring = self.calibration.ring
         if ring is None:
-            return
+            return False
         if moving:
             self._pieces, self._quiet, self._reading, self._read = None, 0, None, None
-            return
+            return False
         self._quiet += 1
         if self._pieces is None and self._reading is None and self._read is None:
             # the first still frame, read step by step in the frames after it: what they
             # show is the same, or the table changed and the read is dropped
             self._reading = reading_pieces(bgr, ring)
-        if self._reading is not None and not busy:
+        reading = None if busy else self._reading
+        if reading is not None:
             try:
-                next(self._reading)
+                next(reading)
             except StopIteration as done:
                 self._reading, self._read = None, done.value
         if self._read is not None and self._quiet >= PIECES_SETTLE:
             (self._pieces, problems), self._read = self._read, None
             for problem in problems:
                 log.debug("pieces: %s", problem.message)
+        return reading is not None
 
     def _take(self, box: Box, read: list[_Found]) -> None:
         """What was just read in ``box`` in place of what was there before it."""
