@@ -306,8 +306,8 @@ def _shown_by_pieces(state: GameState, pieces: PiecesSeen, proposals: list[Propo
     planet = state.setup.planets[here].name
     if pieces.stations.get(planet) == mover and state.stacks[here].developer is None:
         return [p for p in proposals if p.event.type == DEVELOP] or proposals
-    recorded = sum(1 for r in state.stacks[here].reservations if r.player == state.current)
-    if pieces.reserved.get(planet, {}).get(mover, recorded) == recorded + 1:
+    seen = pieces.reserved.get(planet)  # a planet seen names every colour beside it
+    if seen is not None and seen.get(mover, 0) == _reserved(state, here, state.current) + 1:
         return [p for p in proposals if p.event.type == SCAN] or proposals
     return proposals
 
@@ -323,11 +323,10 @@ def _as_recorded(state: GameState, pieces: PiecesSeen) -> bool:
     here = state.players[me].at
     if here is None:
         return True
-    planet, stack = state.setup.planets[here].name, state.stacks[here]
-    reserved = sum(1 for r in stack.reservations if r.player == me)
-    built = None if stack.developer is None else state.setup.players[stack.developer].color
-    return (planet in pieces.stations and pieces.stations[planet] == built
-            and planet in pieces.reserved and pieces.reserved[planet].get(mover, 0) == reserved)
+    planet = state.setup.planets[here].name
+    return (planet in pieces.stations and pieces.stations[planet] == _builder(state, here)
+            and planet in pieces.reserved
+            and pieces.reserved[planet].get(mover, 0) == _reserved(state, here, me))
 
 
 def _discarding(state: GameState, laid: list[Card]) -> list[Proposal]:
@@ -345,9 +344,7 @@ def _station_flags(state: GameState, pieces: PiecesSeen, developing: int | None
     for index, planet in enumerate(state.setup.planets):
         if planet.name not in pieces.stations or index == developing:
             continue
-        builder = state.stacks[index].developer
-        recorded = None if builder is None else state.setup.players[builder].color
-        shown = pieces.stations[planet.name]
+        recorded, shown = _builder(state, index), pieces.stations[planet.name]
         if shown == recorded:
             continue
         if shown is None:
@@ -370,7 +367,7 @@ def _reservation_flags(state: GameState, pieces: PiecesSeen, taking: int | None
         if counts is None or index == taking:
             continue  # not seen for sure
         for player, seat in enumerate(state.setup.players):
-            recorded = sum(1 for r in state.stacks[index].reservations if r.player == player)
+            recorded = _reserved(state, index, player)
             shown = counts.get(seat.color, 0)  # a planet seen names every colour there
             if shown != recorded:
                 flags.append(Notice.of("the table shows {count} {colour} probes on tiles "
@@ -378,6 +375,17 @@ def _reservation_flags(state: GameState, pieces: PiecesSeen, taking: int | None
                                        count=shown, colour=seat.color, planet=planet.name,
                                        recorded=recorded))
     return flags
+
+
+def _builder(state: GameState, planet: int) -> str | None:
+    """The colour of the station the record has on the planet (None: none)."""
+    developer = state.stacks[planet].developer
+    return None if developer is None else state.setup.players[developer].color
+
+
+def _reserved(state: GameState, planet: int, player: int) -> int:
+    """The player's probes the record has on tiles reserved beside the planet."""
+    return sum(1 for r in state.stacks[planet].reservations if r.player == player)
 
 
 def _ship_place(state: GameState, player: int) -> str:

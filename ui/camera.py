@@ -56,10 +56,10 @@ class TableEyes:
         self.table, self.tray = Pipeline(calibration), Pipeline(replace(calibration, ring=None))
 
     def see(self, frame: np.ndarray, tray_frame: np.ndarray | None) -> Observation:
+        seen = self.table.process(frame).stable
         if tray_frame is None:
-            return self.table.process(frame).stable
-        table, tray_read = self.table.process(frame), self.tray.process(tray_frame)
-        seen, tray = table.stable, tray_read.stable
+            return seen
+        tray = self.tray.process(tray_frame).stable
         return Observation(seen.cards + tray.cards, seen.tiles + tray.tiles, seen.markers,
                            seen.problems + tray.problems, pieces=seen.pieces)
 
