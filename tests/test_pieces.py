@@ -4,6 +4,8 @@ probes and stations read in later photos of the same table, unsure rather than w
 from __future__ import annotations
 
 import json
+import math
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -15,6 +17,7 @@ from tests.test_cli import companion
 from vision.config import CalibrationError, load_calibration, save_calibration
 from vision.config import Calibration
 from vision.pieces import Ring, RingNotFound, find_ring, read_pieces, reading_pieces
+from vision.pieces.patches import Look, looking_at
 from vision.pipeline import PIECES_SETTLE, Pipeline
 
 SEEDS = (201, 202, 203)
@@ -84,9 +87,13 @@ def test_a_ring_is_kept_in_the_calibration_file_and_a_damaged_one_is_named(rings
     again = load_calibration(path).ring
     assert again is not None and again.to_json() == ring.to_json()
     assert np.array_equal(again.reference, ring.reference)
+    assert again.ship_shape is not None and np.array_equal(again.ship_shape, ring.ship_shape)
+    older = {key: value for key, value in data_of(path)["ring"].items() if key != "ship_shape"}
+    assert Ring.from_json(older).ship_shape is None  # a ring kept before silhouettes were
     data = json.loads(path.read_text())
     for damage in ({"start": "not base64!"}, {"planets": []}, {"ship_px": -1},
-                   {"colours": {"purple": [1, 2, 3, 0.5]}}):
+                   {"colours": {"purple": [1, 2, 3, 0.5]}}, {"ship_shape": ["01"] * 32},
+                   {"ship_shape": "a ship"}):
         path.write_text(json.dumps(dict(data, ring=dict(data["ring"], **damage))))
         loaded = load_calibration(path)  # the rest of the file stays usable
         assert loaded.ring is None and "ring" in (loaded.ring_problem or "")
@@ -95,6 +102,10 @@ def test_a_ring_is_kept_in_the_calibration_file_and_a_damaged_one_is_named(rings
     path.write_text("{}")
     with pytest.raises(CalibrationError):
         load_calibration(path)
+
+
+def data_of(path) -> dict:
+    return json.loads(path.read_text())
 
 
 def wrong_reads(seen: PiecesSeen, truth) -> list[str]:
@@ -127,6 +138,66 @@ def test_the_pieces_read_are_right_and_the_rest_is_left_out(shoots, rings):
                 assert any(player in problem.message for problem in problems), player
     assert read >= 0.5 * wanted  # today about two thirds are read
     assert len(miscounted) <= 0.05 * read, miscounted
+
+
+def looked(image: np.ndarray, ring: Ring) -> Look:
+    steps = looking_at(image, ring)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
+def test_two_chips_side_by_side_where_the_ship_is_not_seen_are_never_the_ship(shoots, rings):
+    """Two chips of a colour side by side measure as long, as wide and as large as its ship;
+    with the ship itself out of sight they are the colour's most ship-like patch, yet not of
+    the ships' silhouette, which the ring keeps from the start."""
+    shoot, ring = shoots[SEEDS[0]], rings[SEEDS[0]]
+    assert ring.ship_shape is not None
+    frame, truth, _ = shoot.games[0]
+    colour, place = "blue", truth.ships["blue"]
+    assert place != GATE
+    look = looked(frame.image, ring)
+    ship = max((p for p in look.patches if p.player == colour
+                and ring.place(p.centre) == place), key=lambda p: p.area)
+    image = frame.image.copy()
+    hidden = np.zeros(image.shape[:2], np.uint8)  # the ship gone from sight
+    x, y, w, h = ship.box
+    hidden[y:y + h, x:x + w] = ship.mask
+    paint = tuple(int(v) for v in np.median(image[hidden.astype(bool)], axis=0))
+    image = cv2.inpaint(image, cv2.dilate(hidden, np.ones((7, 7), np.uint8)), 5,
+                        cv2.INPAINT_TELEA)
+    # two chips of its colour side by side on a bare part of the gate, together as large as
+    # a ship (chips a little smaller than this table's)
+    radius = math.sqrt(ring.ship_px / (2 * math.pi))
+    gate = np.float32(ring.gate)
+    (left, top), (right, bottom) = gate.min(axis=0), gate.max(axis=0)
+    bare = next((float(px), float(py)) for px in np.linspace(left, right, 40)
+                for py in np.linspace(top, bottom, 40)
+                if cv2.pointPolygonTest(gate, (float(px), float(py)), True) > 4 * radius
+                and all(math.dist((px, py), p.centre) > 6 * radius for p in look.patches))
+    for side in (-1, 1):
+        cv2.circle(image, (int(bare[0] + side * 0.9 * radius), int(bare[1])), int(radius),
+                   paint, -1, cv2.LINE_AA)
+    seen, problems = read_pieces(image, ring)
+    assert seen is not None and colour not in seen.ships
+    assert any(f"the {colour} ship" in p.message for p in problems)
+    assert seen.gate.get(colour, truth.gate[colour] + 2) == truth.gate[colour] + 2
+
+
+def test_black_on_a_gate_its_ship_was_hardly_darker_than_is_never_counted(shoots, rings):
+    """A black ship hardly darker than the gate at the start (most of its pixels no darker
+    than black must be) says black chips there may not show: none is no count."""
+    shoot, ring = shoots[SEEDS[1]], rings[SEEDS[1]]
+    frame, truth, _ = shoot.games[0]
+    assert "black" in read_pieces(frame.image, ring)[0].gate  # counted on this gate
+    black = ring.colours["black"]
+    dim = replace(ring, colours=dict(ring.colours, black=replace(black, darkness=0.95)))
+    seen, problems = read_pieces(frame.image, dim)
+    assert seen is not None and "black" not in seen.gate
+    assert set(seen.gate) == set(ring.colours) - {"black"}
+    assert any(p.message == "black is not clear on gate" for p in problems)
 
 
 def test_a_hand_over_the_gate_leaves_the_gate_unknown_never_empty():

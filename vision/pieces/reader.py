@@ -5,7 +5,8 @@ probes on the jump gate, each planet's station and the probes on tiles reserved 
 A piece is a patch of a player's colour where the table at the start showed something else
 (not that colour's print, and not the same colour in other light). Each player has one ship:
 the patch of their colour on the ring most like a ship (its size at the start, longer than
-wide, and not two chips side by side). Every other patch is chips, counted by laying
+wide, of the silhouette the ships showed then, and not two chips side by side), and no ship
+where another patch of the colour is more like one. Every other patch is chips, counted by laying
 chip-sized discs into it until nothing a chip could be is left: chips that touch, overlap or
 lie two in a loose stack each leave a disc's worth. Where a patch lies says what it is: on the
 gate a probe, on a planet's board a station, beside a board a probe on a reserved tile.
@@ -21,9 +22,11 @@ import cv2
 import numpy as np
 
 from companion.observations import GATE, PiecesSeen, Problem
+from vision.pieces.colours import DARKEST_GROUND
 from vision.pieces.patches import (HEAP, Look, Patch, discs, looking_at, ship_px_at, thickness,
                                    touches)
 from vision.pieces.ring import Ring
+from vision.pieces.shapes import like_two_chips, likeness, silhouette
 
 SHIP_SIZES = (0.55, 1.7)
 """A ship's patch covers this much of the ships' size at the start, at the least and most
@@ -39,7 +42,14 @@ SHORTEST_SHIP = 0.85
 """... and at least this much as long as a chip is wide (its thin tips may not show) ..."""
 LONGER_THAN_CHIP = 1.1
 """... and this much where it touches another piece (the crescent a chip half under another
-shows is at most as long as a chip is wide)."""
+shows is at most as long as a chip is wide) ..."""
+SHIP_LIKENESS = 0.7
+"""... and its silhouette overlaps the ships' at calibration by at least this much ...
+(dev tables: 99 % of the ships placed right at 0.73 or more; a chip's crescent half seen on a
+board of its darkness, a ship and a chip run together, at 0.51 to 0.68)."""
+TWO_CHIPS_LIKENESS = 0.9
+"""... and less than this with two chips side by side (two touching chips measure as long,
+wide and large as a ship: 0.97 or more; no ship placed right above 0.85)."""
 SHIP_OVER = 0.15
 """A ship standing over a board's edge stands on it if its middle is at most this many board
 sides off it."""
@@ -95,7 +105,7 @@ def reading_pieces(bgr: np.ndarray, ring: Ring) -> Reading:
     problems = [Problem("unsure_piece", f"the {player} pieces are not read: their ship was "
                         "not found on the jump gate when the ring was calibrated")
                 for player in ring.unseen]
-    unsure: set[tuple[str, str]] = set()
+    unsure: set[tuple[str, str]] = _hidden(ring)
     """(place, colour): what that colour shows there is not clear."""
     ships, shipped = _ships(ring, look, problems, unsure)
     tally, built = _chips(ring, look, shipped, unsure)
@@ -128,12 +138,25 @@ def reading_pieces(bgr: np.ndarray, ring: Ring) -> Reading:
                                     f"{' and '.join(sorted(colours))}"))
         elif colours or not ring.unseen:  # none seen may be an unseen colour's
             stations[name] = next(iter(colours), None)
-    for player, at in ships.items():
-        if at in unknown:
-            problems.append(Problem("unsure_piece", f"the {player} ship is seen on {at}, "
-                                    "where something else is not clear"))
-    ships = {player: at for player, at in ships.items() if at not in unknown}
+    # a ship seen where something else is not clear, or beside something of its own colour
+    # that is no piece (a hand, red as skin is, reaching over it), may be a part of that
+    other = {(ring.place(p.centre, beside=True), p.player) for p in look.patches
+             if not any(p is ship for ship in shipped) and _something_else(ring, look, p)}
+    unclear = {player: at for player, at in ships.items()
+               if at in unknown or (at, player) in other}
+    for player, at in unclear.items():
+        problems.append(Problem("unsure_piece", f"the {player} ship is seen on {at}, "
+                                "where something else is not clear"))
+    ships = {player: at for player, at in ships.items() if player not in unclear}
     return PiecesSeen(ships, gate, stations, reserved), tuple(problems)
+
+
+def _hidden(ring: Ring) -> set[tuple[str, str]]:
+    """Where a colour's chips may not show at all: black on a gate its ship at calibration
+    was hardly darker than (most of the ship's pixels no darker than black must be; dev
+    tables: a black chip on a navy gate seen as no chip, or as two with its shadow)."""
+    black = ring.colours.get("black")
+    return {(GATE, "black")} if black is not None and black.darkness > DARKEST_GROUND else set()
 
 
 def _ships(ring: Ring, look: Look, problems: list[Problem], unsure: set[tuple[str, str]]
@@ -171,8 +194,8 @@ def _chips(ring: Ring, look: Look, shipped: list[Patch], unsure: set[tuple[str, 
         if place is None or any(patch is ship for ship in shipped):
             continue
         radius = look.radius(ring, patch.centre)
-        if patch.solidity < HEAP or thickness(patch) > THICKEST * radius:
-            unsure.add((place, patch.player))  # no chips, nor a ship: something else
+        if _something_else(ring, look, patch):
+            unsure.add((place, patch.player))
             continue
         count = discs(patch, radius)
         inside = ring.inside(place, patch.centre)  # how far within its board, in pixels
@@ -194,13 +217,25 @@ def _chips(ring: Ring, look: Look, shipped: list[Patch], unsure: set[tuple[str, 
     return tally, built
 
 
+def _something_else(ring: Ring, look: Look, patch: Patch) -> bool:
+    """Whether a patch is no chips, nor a ship: thicker or more ragged than chips (a hand as
+    red as skin is, a shadow's edge, art under changed light)."""
+    return patch.solidity < HEAP or thickness(patch) > THICKEST * look.radius(ring, patch.centre)
+
+
 def _ship(ring: Ring, patches: list[Patch], player: str, look: Look) -> Patch | None:
     """The player's patch most like a ship: longer than wide, narrower and longer than a
-    chip (when chips were measured), nearest a ship's size; None when none is."""
+    chip (when chips were measured), of the ships' silhouette and not of two chips', nearest
+    a ship's size; None when none is, or when another of the player's patches of a ship's
+    size has a silhouette more like the ships' (a ship touching a chip fails a measure that
+    two chips half seen pass: which is the ship is not clear)."""
+    sized = [p for p in patches if p.player == player
+             and SHIP_SIZES[0] <= p.area / ship_px_at(ring, p.centre) <= SHIP_SIZES[1]]
+    likeness_of = {id(p): _ship_likeness(ring, p) for p in sized}
+
     def like_ship(patch: Patch) -> bool:
-        size = patch.area / ship_px_at(ring, patch.centre)
-        if not (patch.player == player and patch.elongation >= LONGER
-                and patch.solidity >= SHIP_FILLS and SHIP_SIZES[0] <= size <= SHIP_SIZES[1]):
+        if not (patch.elongation >= LONGER and patch.solidity >= SHIP_FILLS
+                and likeness_of[id(patch)] >= SHIP_LIKENESS):
             return False
         chip = look.radius(ring, patch.centre)
         if not look.measured:
@@ -208,8 +243,23 @@ def _ship(ring: Ring, patches: list[Patch], player: str, look: Look) -> Patch | 
         length = patch.length / (2 * chip)
         return (thickness(patch) <= NARROWER * chip and length >= SHORTEST_SHIP
                 and (length >= LONGER_THAN_CHIP or not touches(patch, look.patches)))
-    return min(filter(like_ship, patches),
+    ship = min(filter(like_ship, sized),
                key=lambda p: abs(math.log(p.area / ship_px_at(ring, p.centre))), default=None)
+    if ship is not None and ring.ship_shape is not None and \
+            any(likeness_of[id(p)] > likeness_of[id(ship)] for p in sized):
+        return None
+    return ship
+
+
+def _ship_likeness(ring: Ring, patch: Patch) -> float:
+    """How like the ships' silhouette at calibration ``patch``'s is: 0 where it is like two
+    chips side by side or has no shape; 1 where the ring kept no silhouette."""
+    if ring.ship_shape is None:
+        return 1.0
+    shape = silhouette(patch.mask)
+    if shape is None or like_two_chips(shape) >= TWO_CHIPS_LIKENESS:
+        return 0.0
+    return likeness(shape, ring.ship_shape)
 
 
 def _unexplained(ring: Ring, look: Look, pieces: list[tuple[float, float]]

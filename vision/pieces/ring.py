@@ -25,6 +25,7 @@ from companion.observations import GATE
 from vision.pieces.boards import board_masks, working_scale
 from vision.pieces.colours import (PLAYER_COLOURS, PieceColour, colour_masks, lab_of,
                                    learn_colours)
+from vision.pieces.shapes import GRID, silhouette, typical
 
 Polygon = tuple[tuple[float, float], ...]
 
@@ -74,6 +75,10 @@ class Ring:
     unseen: tuple[str, ...] = ()
     """Players whose ship was not found on the gate: their colour is not known, so their
     pieces are not read (a black ship on a gate as dark as it)."""
+    ship_shape: np.ndarray | None = None
+    """The ships' silhouette (``shapes.silhouette``) as they stood on the gate; None in a
+    ring calibrated before silhouettes were kept (a ship is then told by its measures
+    alone)."""
 
     def side_at(self, point: tuple[float, float]) -> float:
         """A planet board's side (pixels) were one lying at ``point``: the boards' sides
@@ -139,7 +144,10 @@ class Ring:
                             for name, corners in self.planets],
                 "colours": {name: colour.to_json() for name, colour in self.colours.items()},
                 "unseen": list(self.unseen),
-                "start": base64.b64encode(png.tobytes()).decode("ascii")}
+                "start": base64.b64encode(png.tobytes()).decode("ascii"),
+                **({} if self.ship_shape is None else
+                   {"ship_shape": ["".join("1" if v else "0" for v in row)
+                                   for row in self.ship_shape]})}
 
     @classmethod
     def from_json(cls, data: Any) -> Ring:
@@ -174,7 +182,18 @@ class Ring:
         if reference is None or reference.shape != expected or reference.dtype != np.uint8:
             raise ValueError("the ring's picture at the start is not one of the frame")
         return cls((width, height), polygon(data["gate"], "the gate"), planets, colours, ship,
-                   reference, unseen)
+                   reference, unseen, _shape(data.get("ship_shape")))
+
+
+def _shape(raw: Any) -> np.ndarray | None:
+    """A ship's silhouette as kept (rows of 0 and 1), checked whole; None when none is kept."""
+    if raw is None:
+        return None
+    if not isinstance(raw, list) or len(raw) != GRID or \
+            not all(isinstance(row, str) and len(row) == GRID and set(row) <= {"0", "1"}
+                    for row in raw):
+        raise ValueError(f"ship_shape is no silhouette ({GRID} rows of {GRID} 0s and 1s)")
+    return np.array([[c == "1" for c in row] for row in raw])
 
 
 def _start_side(pixels: int) -> int:
@@ -218,7 +237,15 @@ def find_ring(bgr: np.ndarray, planets: list[str], first: tuple[float, float],
     named = tuple((name, _box(board.outline / scale)) for name, board in zip(planets, ring))
     return Ring((width, height), _hull(gate.outline / scale), named, colours,
                 float(np.median(areas)), _without(bgr, ships),
-                tuple(p for p in players if p not in colours))
+                tuple(p for p in players if p not in colours), _ship_shape(ships))
+
+
+def _ship_shape(ships: dict[str, np.ndarray]) -> np.ndarray | None:
+    """The ships' silhouette: of the coloured ships' where there are any (a black ship on a
+    dark gate shows only in part), the most typical."""
+    chosen = [mask for player, mask in ships.items() if player != "black"] or \
+        list(ships.values())
+    return typical([shape for shape in map(silhouette, chosen) if shape is not None])
 
 
 def _without(bgr: np.ndarray, ships: dict[str, np.ndarray]) -> np.ndarray:
