@@ -200,6 +200,22 @@ def test_black_on_a_gate_its_ship_was_hardly_darker_than_is_never_counted(shoots
     assert any(p.message == "black is not clear on gate" for p in problems)
 
 
+def test_a_black_chip_run_into_the_dark_tile_under_it_is_not_counted():
+    """A black chip on a dark reserved tile is one patch with the tile: the chips' discs laid
+    in it leave the tile's corners beyond them, so it is not counted (as two and three
+    chips, it was), and what is left out is named."""
+    for seed, photo, planet in ((8004, 0, "Planet 11"), (8005, 1, "Caldera")):
+        shoot = ring_shoot(seed, 2, 0.3)
+        ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first,
+                         list(shoot.players))
+        frame, truth, _ = shoot.games[photo]
+        assert truth.reserved[planet].get("black") == 1
+        seen, problems = read_pieces(frame.image, ring)
+        assert seen is not None and wrong_reads(seen, truth) == []
+        assert planet not in seen.reserved
+        assert any(p.message == f"black is not clear on {planet}" for p in problems)
+
+
 def test_a_hand_over_the_gate_leaves_the_gate_unknown_never_empty():
     shoot = ring_shoot(SEEDS[1], 2, hand_over=GATE)
     ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))

@@ -53,6 +53,9 @@ LEFT_OVER = 0.22
 """A disc is laid where the patch left is still this share of a chip's radius thick ..."""
 FILLS_DISC = 0.3
 """... and fills this share of a chip's disc (not an edge of something else beside it)."""
+DISC_REACH = 1.15
+"""A chip's disc reaches this many radii when what lies beyond the discs is measured (a
+chip's rim, blur and its shadow lie within)."""
 MOST_CHIPS = 30
 """No heap holds more (every colour has few probes)."""
 TOUCH = 3
@@ -223,11 +226,15 @@ def ship_px_at(ring: Ring, point: tuple[float, float]) -> float:
     return ring.ship_px * (ring.side_at(point) / ring.side_at(ring.middle)) ** 2
 
 
-def discs(patch: Patch, radius: float) -> int:
+def discs(patch: Patch, radius: float) -> tuple[int, float]:
     """How many chips of ``radius`` the patch holds: a disc laid at its thickest point and
     taken away, again and again, while what is left there is a chip's worth (thick enough,
-    and filling enough of the disc: what a chip lying loosely on another shows of it)."""
+    and filling enough of the disc: what a chip lying loosely on another shows of it). And
+    what share of the patch lies beyond every disc laid (``DISC_REACH``): chips leave little;
+    a chip on a dark tile, run into the tile, leaves its corners."""
     mask = cv2.copyMakeBorder(patch.mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    whole = mask.copy()
+    reached = np.zeros_like(mask)
     disc_area = math.pi * radius ** 2
     count = 0
     while count < MOST_CHIPS:
@@ -240,5 +247,7 @@ def discs(patch: Patch, radius: float) -> int:
         if count and float((mask & disc).sum()) < FILLS_DISC * disc_area:
             break
         mask &= 1 - disc
+        cv2.circle(reached, (x, y), int(round(DISC_REACH * radius)), 1, -1)
         count += 1
-    return count
+    beyond = float((whole & (1 - reached)).sum()) / max(1.0, float(whole.sum()))
+    return count, beyond
