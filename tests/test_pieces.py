@@ -17,7 +17,7 @@ from tests.test_cli import companion
 from vision.config import CalibrationError, load_calibration, save_calibration
 from vision.config import Calibration
 from vision.pieces import Ring, RingNotFound, find_ring, read_pieces, reading_pieces
-from vision.pieces.patches import Look, looking_at
+from vision.pieces.patches import at_once, looking_at
 from vision.pipeline import PIECES_SETTLE, Pipeline
 
 SEEDS = (201, 202, 203)
@@ -140,15 +140,6 @@ def test_the_pieces_read_are_right_and_the_rest_is_left_out(shoots, rings):
     assert len(miscounted) <= 0.05 * read, miscounted
 
 
-def looked(image: np.ndarray, ring: Ring) -> Look:
-    steps = looking_at(image, ring)
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            return done.value
-
-
 def test_two_chips_side_by_side_where_the_ship_is_not_seen_are_never_the_ship(shoots, rings):
     """Two chips of a colour side by side measure as long, as wide and as large as its ship;
     with the ship itself out of sight they are the colour's most ship-like patch, yet not of
@@ -158,7 +149,7 @@ def test_two_chips_side_by_side_where_the_ship_is_not_seen_are_never_the_ship(sh
     frame, truth, _ = shoot.games[0]
     colour, place = "blue", truth.ships["blue"]
     assert place != GATE
-    look = looked(frame.image, ring)
+    look = at_once(looking_at(frame.image, ring))
     ship = max((p for p in look.patches if p.player == colour
                 and ring.place(p.centre) == place), key=lambda p: p.area)
     image = frame.image.copy()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Generator
 from dataclasses import dataclass
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -102,6 +103,20 @@ class Look:
 Steps = Generator[None, None, "Look"]
 """A look taken a step at a time: each ``next`` does one part of it (a frame's share of the
 work in the live loop); the look is the generator's return value."""
+
+
+Done = TypeVar("Done")
+
+
+def at_once(steps: Generator[None, None, Done]) -> Done:
+    """What a piece of work taken a step at a time (``looking_at``, the reader's read) comes
+    to, all its steps taken at once."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as finished:
+            done: Done = finished.value
+            return done
 
 
 def looking_at(bgr: np.ndarray, ring: Ring) -> Steps:

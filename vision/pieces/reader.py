@@ -23,8 +23,8 @@ import numpy as np
 
 from companion.observations import GATE, PiecesSeen, Problem
 from vision.pieces.colours import DARKEST_GROUND
-from vision.pieces.patches import (HEAP, Look, Patch, discs, looking_at, ship_px_at, thickness,
-                                   touches)
+from vision.pieces.patches import (HEAP, Look, Patch, at_once, discs, looking_at, ship_px_at,
+                                   thickness, touches)
 from vision.pieces.ring import Ring
 from vision.pieces.shapes import like_two_chips, likeness, silhouette
 
@@ -89,13 +89,7 @@ spreads it over frames; the read is the generator's return value."""
 
 def read_pieces(bgr: np.ndarray, ring: Ring) -> Read:
     """What ``bgr`` shows of the pieces on ``ring``, and what could not be read."""
-    steps = reading_pieces(bgr, ring)
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            read: Read = done.value
-            return read
+    return at_once(reading_pieces(bgr, ring))
 
 
 def reading_pieces(bgr: np.ndarray, ring: Ring) -> Reading:
