@@ -17,7 +17,7 @@ from tests.test_cli import companion
 from vision.config import CalibrationError, load_calibration, save_calibration
 from vision.config import Calibration
 from vision.pieces import Ring, RingNotFound, find_ring, read_pieces, reading_pieces
-from vision.pieces.patches import at_once, looking_at
+from vision.pieces.patches import Look, at_once, looking_at
 from vision.pipeline import PIECES_SETTLE, Pipeline
 
 SEEDS = (201, 202, 203)
@@ -140,6 +140,22 @@ def test_the_pieces_read_are_right_and_the_rest_is_left_out(shoots, rings):
     assert len(miscounted) <= 0.05 * read, miscounted
 
 
+def without_ship(image: np.ndarray, ring: Ring, colour: str, place: str
+                 ) -> tuple[np.ndarray, tuple[int, int, int], Look]:
+    """``image`` with ``colour``'s ship at ``place`` painted out (the board's print and the
+    table filled in from around it); the ship's colour; and the look at ``image``."""
+    look = at_once(looking_at(image, ring))
+    ship = max((p for p in look.patches if p.player == colour
+                and ring.place(p.centre) == place), key=lambda p: p.area)
+    hidden = np.zeros(image.shape[:2], np.uint8)
+    x, y, w, h = ship.box
+    hidden[y:y + h, x:x + w] = ship.mask
+    paint = tuple(int(v) for v in np.median(image[hidden.astype(bool)], axis=0))
+    gone = cv2.inpaint(image, cv2.dilate(hidden, np.ones((7, 7), np.uint8)), 5,
+                       cv2.INPAINT_TELEA)
+    return gone, (paint[0], paint[1], paint[2]), look
+
+
 def test_two_chips_side_by_side_where_the_ship_is_not_seen_are_never_the_ship(shoots, rings):
     """Two chips of a colour side by side measure as long, as wide and as large as its ship;
     with the ship itself out of sight they are the colour's most ship-like patch, yet not of
@@ -149,16 +165,7 @@ def test_two_chips_side_by_side_where_the_ship_is_not_seen_are_never_the_ship(sh
     frame, truth, _ = shoot.games[0]
     colour, place = "blue", truth.ships["blue"]
     assert place != GATE
-    look = at_once(looking_at(frame.image, ring))
-    ship = max((p for p in look.patches if p.player == colour
-                and ring.place(p.centre) == place), key=lambda p: p.area)
-    image = frame.image.copy()
-    hidden = np.zeros(image.shape[:2], np.uint8)  # the ship gone from sight
-    x, y, w, h = ship.box
-    hidden[y:y + h, x:x + w] = ship.mask
-    paint = tuple(int(v) for v in np.median(image[hidden.astype(bool)], axis=0))
-    image = cv2.inpaint(image, cv2.dilate(hidden, np.ones((7, 7), np.uint8)), 5,
-                        cv2.INPAINT_TELEA)
+    image, paint, look = without_ship(frame.image, ring, colour, place)
     # two chips of its colour side by side on a bare part of the gate, together as large as
     # a ship (chips a little smaller than this table's)
     radius = math.sqrt(ring.ship_px / (2 * math.pi))
@@ -175,6 +182,22 @@ def test_two_chips_side_by_side_where_the_ship_is_not_seen_are_never_the_ship(sh
     assert seen is not None and colour not in seen.ships
     assert any(f"the {colour} ship" in p.message for p in problems)
     assert seen.gate.get(colour, truth.gate[colour] + 2) == truth.gate[colour] + 2
+
+
+def test_a_ship_not_seen_leaves_its_colour_unsure_on_the_gate_not_where_it_is_plainly_chips(
+        shoots, rings):
+    """Out of sight, a ship may be half hidden anywhere: among chips touching on the gate it
+    could be one of them, but a station that is plainly a chip (as thick as one, nothing of
+    it beyond its disc) is still read."""
+    shoot, ring = shoots[SEEDS[0]], rings[SEEDS[0]]
+    frame, truth, _ = shoot.games[0]
+    assert truth.stations["Planet 10"] == "blue" and truth.ships["blue"] == "Ruby Red"
+    image, _, _ = without_ship(frame.image, ring, "blue", "Ruby Red")
+    seen, problems = read_pieces(image, ring)
+    assert seen is not None and "blue" not in seen.ships and "blue" not in seen.gate
+    assert seen.stations["Planet 10"] == "blue"
+    assert wrong_reads(seen, truth) == []
+    assert any(p.message == "blue is not clear on gate" for p in problems)
 
 
 def test_black_on_a_gate_its_ship_was_hardly_darker_than_is_never_counted(shoots, rings):
