@@ -200,6 +200,32 @@ def test_a_ship_not_seen_leaves_its_colour_unsure_on_the_gate_not_where_it_is_pl
     assert any(p.message == "blue is not clear on gate" for p in problems)
 
 
+def test_a_chip_half_over_the_gates_rim_leaves_its_colour_unsure_on_the_gate(shoots, rings):
+    """A probe laid at the gate's rim may have its middle just off the gate: whether it is
+    on it is not clear, so its colour's count there is not given (it was given without it)."""
+    shoot, ring = shoots[SEEDS[0]], rings[SEEDS[0]]
+    frame, truth, _ = shoot.games[0]
+    look = at_once(looking_at(frame.image, ring))
+    station = next(p for p in look.patches if p.player == "blue"
+                   and ring.place(p.centre) == "Planet 10")  # a blue chip, for its colour
+    x, y, w, h = station.box
+    paint = np.median(frame.image[y:y + h, x:x + w][station.mask.astype(bool)], axis=0)
+    radius = look.radius(ring, ring.middle)
+    middle = np.array(ring.middle)
+    rim = max(np.array(ring.gate), key=lambda point: min(
+        math.dist(point, p.centre) for p in look.patches))  # the rim's barest point
+    outward = (rim - middle) / np.linalg.norm(rim - middle)
+    at = rim + 0.4 * radius * outward
+    image = frame.image.copy()
+    cv2.circle(image, (int(at[0]), int(at[1])), int(radius), tuple(int(v) for v in paint), -1,
+               cv2.LINE_AA)
+    seen, problems = read_pieces(image, ring)
+    assert seen is not None and seen.gate.get("blue", truth.gate["blue"] + 1) == \
+        truth.gate["blue"] + 1
+    assert "blue" not in seen.gate
+    assert any(p.message == "blue is not clear on gate" for p in problems)
+
+
 def test_black_on_a_gate_its_ship_was_hardly_darker_than_is_never_counted(shoots, rings):
     """A black ship hardly darker than the gate at the start (most of its pixels no darker
     than black must be) says black chips there may not show: none is no count."""

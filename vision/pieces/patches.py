@@ -18,6 +18,7 @@ from typing import TypeVar
 import cv2
 import numpy as np
 
+from companion.observations import GATE
 from vision.pieces.colours import colour_masks, lab_of
 from vision.pieces.ring import Ring
 
@@ -140,7 +141,10 @@ def looking_at(bgr: np.ndarray, ring: Ring) -> Steps:
         mask[where] = mask_new & ~(ring.printed[player][small] & alike)
         patches += patches_of(player, mask, ring.ship_px)
     yield
-    patches = [p for p in patches if ring.place(p.centre, beside=True) is not None]
+    # on the ring, or at the gate's rim (a probe half over it: its middle may lie just off)
+    rim = math.sqrt(ring.ship_px)
+    patches = [p for p in patches if ring.place(p.centre, beside=True) is not None
+               or ring.inside(GATE, p.centre) >= -rim]
     owner = np.zeros((height, width), np.int32)
     for n, patch in enumerate(patches):
         x, y, w, h = patch.box

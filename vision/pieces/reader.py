@@ -198,9 +198,11 @@ def _chips(ring: Ring, look: Look, shipped: list[Patch], unsure: set[tuple[str, 
     built: dict[str, set[str]] = {name: set() for name, _ in ring.planets}
     for patch in look.patches:
         place = ring.place(patch.centre, beside=True)
+        radius = look.radius(ring, patch.centre)
+        if place is None and ring.inside(GATE, patch.centre) >= -radius:
+            unsure.add((GATE, patch.player))  # half over the gate's rim: on it, or off?
         if place is None or any(patch is ship for ship in shipped):
             continue
-        radius = look.radius(ring, patch.centre)
         if _something_else(ring, look, patch):
             unsure.add((place, patch.player))
             other.add((place, patch.player))
