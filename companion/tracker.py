@@ -313,12 +313,13 @@ def _shown_by_pieces(state: GameState, pieces: PiecesSeen, proposals: list[Propo
 
 
 def _as_recorded(state: GameState, pieces: PiecesSeen) -> bool:
-    """Whether the table shows, for sure, every piece of the player's as the record has it:
-    the ship in its place, the gate's probes, and at the ship's planet their station and
-    their probes on tiles. Then a card laid played no jump, scan or develop."""
+    """Whether the table shows, for sure, every piece of the player's an action could have
+    moved as the record has it: the ship in its place (no fly, no jump: each moves it, and a
+    jump's probe goes with it, so the gate's count adds nothing), and at the ship's planet
+    their station and their probes on tiles. Then a card laid played no jump, scan or
+    develop."""
     me, mover = state.current, state.setup.players[state.current].color
-    if pieces.ships.get(mover) != _ship_place(state, me) \
-            or pieces.gate.get(mover) != state.players[me].probes:
+    if pieces.ships.get(mover) != _ship_place(state, me):
         return False
     here = state.players[me].at
     if here is None:

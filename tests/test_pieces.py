@@ -13,6 +13,7 @@ import pytest
 
 from companion.observations import GATE, PiecesSeen
 from synthetic.pieces import ring_shoot
+from synthetic.teaching import demo_model
 from tests.test_cli import companion
 from vision.config import CalibrationError, load_calibration, save_calibration
 from vision.config import Calibration
@@ -311,10 +312,10 @@ def test_a_ring_from_json_refuses_what_no_ring_is():
 
 def test_the_live_pipeline_reads_the_pieces_once_the_table_is_still(shoots, rings):
     """The read waits for the table to stand still, is spread over the frames after (a
-    step each, in frames that read no region), is dropped when the table changes halfway
+    step each, in frames that read no card area), is dropped when the table changes halfway
     through it, and comes within a second (15 frames) of the table standing still."""
     shoot = shoots[SEEDS[0]]
-    pipeline = Pipeline(Calibration(ring=rings[SEEDS[0]]))
+    pipeline = Pipeline(Calibration(cards=demo_model(), ring=rings[SEEDS[0]]))
     later, truth, _ = shoot.games[0]
     assert len(list(reading_pieces(later.image, rings[SEEDS[0]]))) >= 2  # not one slow frame
 
@@ -326,15 +327,16 @@ def test_the_live_pipeline_reads_the_pieces_once_the_table_is_still(shoots, ring
         while (not said or said[-1] is None) and len(said) < 15:
             result = pipeline.process(image)
             said.append(result.stable.pieces)
-            steps.append((result.pieces_step, result.regions_read))
+            steps.append((result.pieces_step, result.card_area_read))
         return said
 
     stable = still(shoot.start.image)
     assert len(stable) > PIECES_SETTLE and stable[-1] is not None
-    # every step of a read in its own frame, one that read no region
+    # every step of a read in its own frame, one that read no card area
     assert sum(step for step, _read in steps) >= len(list(reading_pieces(
         later.image, rings[SEEDS[0]]))) + 1
     assert not any(step and read for step, read in steps)
+    assert any(read for _step, read in steps)  # the first still view's cards were read
     assert pipeline.process(later.image).stable.pieces is None  # the pieces moved: unknown
     halfway = [pipeline.process(later.image).stable.pieces for _ in range(2)]
     other = shoot.games[1][0].image  # moved again before the read was done: read anew

@@ -22,6 +22,7 @@ from companion.scoring import score
 from companion.simulate import simulate
 from synthetic.pieces import ring_shoot
 from tests.conftest import setup_json
+from ui.camera import TableEyes
 from ui.demo import DemoTable, play_demo
 from ui.preferences import Regular, load_preferences
 from ui.session import Session, same_action
@@ -200,6 +201,56 @@ def test_the_demo_plays_a_whole_game_through_the_pipeline_to_the_engines_scores(
     assert session.state.ended
     counts = Counter(demo.counts)
     assert counts["camera"] >= 0.4 * len(demo.script)  # most card and tile events by camera
+
+
+class _WorkedEyes(TableEyes):
+    """The app's eyes, noting for each frame whether each view did heavy work (read a card
+    area, or stepped the pieces' read) and whether the tray was left waiting with some."""
+
+    def __init__(self, demo: DemoTable, frames: int) -> None:
+        super().__init__(demo.calibration)
+        self.demo, self.frames = demo, frames
+        self.worked: list[tuple[bool, bool, bool]] = []
+
+    def see(self, frame, tray_frame):
+        did: list[bool] = []
+        for view in (self.table, self.tray):
+            process = view.process
+
+            def noted(bgr, heavy=True, process=process):
+                result = process(bgr, heavy)
+                did.append(result.card_area_read or result.pieces_step)
+                return result
+            view.process = noted  # type: ignore[method-assign]
+        try:
+            seen = super().see(frame, tray_frame)
+        finally:
+            del self.table.process, self.tray.process
+        self.worked.append((did[0], did[1], self.tray.heavy_waiting))
+        if len(self.worked) >= self.frames:
+            self.demo.pause()
+        return seen
+
+
+def test_the_table_and_tray_views_share_a_frames_work_and_neither_is_starved(tmp_path):
+    """Heavy work of both views in one frame made the slowest frames: now one view does it
+    in a frame, the table first; a tray left waiting reads in the frame after, and the
+    table's pieces and pile are still read."""
+    demo = DemoTable.simulated(3, 2)
+    session = Session(Library(tmp_path))
+    session.start(demo.setup)
+    eyes = _WorkedEyes(demo, frames=160)
+    play_demo(demo, session, eyes)
+    worked = eyes.worked
+    assert len(worked) == 160
+    assert not any(table and tray for table, tray, _ in worked)
+    for (table, _, waiting), (_, tray_next, _) in zip(worked, worked[1:]):
+        if table and waiting:
+            assert tray_next  # left to wait once, never twice in a row
+    assert sum(table for table, _, _ in worked) >= 20
+    assert sum(tray for _, tray, _ in worked) >= 5
+    assert any(table and waiting for table, _, waiting in worked)  # the rule was put to use
+    assert demo.counts["camera"] >= 3  # the game went on through the camera
 
 
 def test_a_dangling_link_a_pipe_and_a_folder_among_the_games_are_listed_with_a_problem(tmp_path):

@@ -239,6 +239,13 @@ def test_a_card_laid_with_every_piece_as_recorded_is_a_discard_proposed_for_a_ta
     unsure = pieces({"red": "Caldera"}, {"red": 1}, {}, {})  # Caldera not seen for sure
     view = Tracker().update(state, Observation(cards=laid, pieces=unsure))
     assert {p.event.type for p in view.proposals} == {"jump", "scan"}
+    # the gate not counted: the ship in its place says no jump was made all the same
+    uncounted = pieces({"red": "Caldera"}, {}, {"Caldera": None}, {"Caldera": {}})
+    view = Tracker().update(state, Observation(cards=laid, pieces=uncounted))
+    assert [p.event for p in view.proposals] == [TopUp(1, (Card.parse("B3/G2"),))]
+    not_seen = pieces({}, {"red": 1}, {"Caldera": None}, {"Caldera": {}})  # the ship unsure
+    view = Tracker().update(state, Observation(cards=laid, pieces=not_seen))
+    assert {p.event.type for p in view.proposals} == {"jump", "scan"}
 
 
 def test_probes_beside_a_planet_the_record_does_not_have_are_said():

@@ -4,9 +4,11 @@
 markers are found now and then (the camera does not move), only regions that changed and have
 settled are read, what was read stays until its region changes again, and the debounced view
 is what the tracker sees. A frame reads at most ``READS_PER_FRAME`` windows of what changed
-for codes, and one card area (the pile or the scan tray) for cards; the rest waits for the
-next frames, so a hand passing over the whole table never stalls a frame. Neither ever raises
-on a bad frame: problems are reported instead.
+for codes, and one card area (the pile or the scan tray) for cards or, in a frame that reads
+no card area, a step of the pieces' read; the rest waits for the next frames, so a hand
+passing over the whole table never stalls a frame. Where two views share a frame's time (the
+table's and the tray's), only one of them does such heavy work in a frame (``heavy``). Neither
+ever raises on a bad frame: problems are reported instead.
 
 Cards are read only with a deck taught from the user's photos (``calibration.cards``); until
 then they are left alone and ``read_still`` says so. The pieces are read only on a ring found
@@ -79,6 +81,8 @@ class PipelineResult:
     waiting: int = 0
     pieces_step: bool = False
     """A step of the pieces' read was done in this frame."""
+    card_area_read: bool = False
+    """A card area was read in this frame (the slowest read of all)."""
 
 
 @dataclass
@@ -112,8 +116,6 @@ class Pipeline:
         the slowest frame of all); dropped when the table changes."""
         self._read: Read | None = None
         """A read done, kept until the table has been still long enough to commit it."""
-        self._pieces_turn = False
-        """The last frame read a region: the pieces' read has the next frame's share."""
         self._tiles: Debouncer[str, TileSeen] = Debouncer()
         self._cards: Debouncer[tuple[str, str | None], CardSeen] = Debouncer()
 
@@ -155,7 +157,10 @@ class Pipeline:
 
     # -- the live loop -------------------------------------------------------------------------
 
-    def process(self, bgr: np.ndarray) -> PipelineResult:
+    def process(self, bgr: np.ndarray, heavy: bool = True) -> PipelineResult:
+        """One live frame. ``heavy`` False: another view read a card area or stepped the
+        pieces' read in this frame's time (two views share one frame), so this one leaves
+        its own such work for the next frame and reads only a window for codes."""
         problem = _bad_frame(bgr)
         if problem is not None:
             raw = Observation(problems=(problem,))
@@ -185,33 +190,37 @@ class Pipeline:
                     due = self._cards_due.pop(zone, None)
                     self._cards_due[zone] = box if due is None else _union([due, box])
         reads = 0
-        if self._cards_due and self.model is not None:
+        card_area = heavy and bool(self._cards_due) and self.model is not None
+        if card_area:
             # the newest change's area: a card laid is read in the frame the hand leaves it
             zone, box = self._cards_due.popitem()
             if zone in areas:
                 self._take(box, self._read_cards(bgr, box, self._rectification, [areas[zone]]))
                 reads += 1
-        # a read of the pieces under way and windows waiting take turns, a frame each: a
-        # hand over the whole table queues windows for many frames
-        turn = self._reading is not None and self._pieces_turn
-        for _ in range(0 if turn else min(READS_PER_FRAME, len(self._waiting))):
+        # a window for codes is a few milliseconds: it shares a frame with a step of the
+        # pieces' read (taking turns, a read of a settled table waited twice as long)
+        for _ in range(min(READS_PER_FRAME, len(self._waiting))):
             window = self._waiting.pop(0)
             self._take(window, self._read_stickers(gray, window, self._rectification,
                                                    self._marker_list))
             reads += 1
-        if self._since_markers >= self.marker_every * (1 if reads == 0 else 2):
+        if self._since_markers >= self.marker_every * (1 if reads == 0 and heavy else 2):
             self._update_markers(gray)
-        stepped = self._follow_pieces(bgr, moving=bool(boxes), busy=reads > 0)
-        self._pieces_turn = reads > 0
+        stepped = self._follow_pieces(bgr, moving=bool(boxes), busy=card_area or not heavy)
         raw = _observation(self._found, self._marker_list)
         return PipelineResult(raw, self._debounced(self._found), reads, len(self._waiting),
-                              stepped)
+                              stepped, card_area)
+
+    @property
+    def heavy_waiting(self) -> bool:
+        """Whether a card area or a step of the pieces' read waits for a frame's share."""
+        return self._reading is not None or (bool(self._cards_due) and self.model is not None)
 
     def _follow_pieces(self, bgr: np.ndarray, moving: bool, busy: bool) -> bool:
         """The pieces read once the table has been still for ``PIECES_SETTLE`` frames after
         a change, as a chess camera waits for the hand to leave; unknown meanwhile. The first
-        still frame is read, a step in each frame after it that read no region (``busy``: a
-        frame's share of work is done). Whether a step was done in this frame."""
+        still frame is read, a step in each frame after it that read no card area (``busy``:
+        a frame's share of heavy work is done). Whether a step was done in this frame."""
         ring = self.calibration.ring
         if ring is None:
             return False

@@ -154,8 +154,8 @@ class _TimedEyes(TableEyes):
         """Whether each frame's table view did a step of the pieces' read."""
         process = self.table.process
 
-        def table_process(bgr: np.ndarray) -> PipelineResult:
-            result = process(bgr)
+        def table_process(bgr: np.ndarray, heavy: bool = True) -> PipelineResult:
+            result = process(bgr, heavy)
             self.stepped.append(result.pieces_step)
             return result
         self.table.process = table_process  # type: ignore[method-assign]
