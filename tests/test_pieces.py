@@ -94,7 +94,7 @@ def test_a_ring_is_kept_in_the_calibration_file_and_a_damaged_one_is_named(rings
     data = json.loads(path.read_text())
     for damage in ({"start": "not base64!"}, {"planets": []}, {"ship_px": -1},
                    {"colours": {"purple": [1, 2, 3, 0.5]}}, {"ship_shape": ["01"] * 32},
-                   {"ship_shape": "a ship"}):
+                   {"ship_shape": "a ship"}, {"gate_doubt": -5}, {"gate_doubt": "far"}):
         path.write_text(json.dumps(dict(data, ring=dict(data["ring"], **damage))))
         loaded = load_calibration(path)  # the rest of the file stays usable
         assert loaded.ring is None and "ring" in (loaded.ring_problem or "")
@@ -225,6 +225,50 @@ def test_a_chip_half_over_the_gates_rim_leaves_its_colour_unsure_on_the_gate(sho
         truth.gate["blue"] + 1
     assert "blue" not in seen.gate
     assert any(p.message == "blue is not clear on gate" for p in problems)
+
+
+def test_a_gate_no_way_of_seeing_shows_is_the_middle_of_the_planets_as_far_as_the_ships(
+        ):
+    """A gate as dark and plain as the table (dev table 8014) is no board in any way of
+    seeing the boards, and no ring was found. Now the eight planets around a middle are
+    the ring; the gate is as far as the ships stood at the start, and a piece beyond that,
+    where the gate may still reach, leaves its colour's count on the gate unsure."""
+    shoot = ring_shoot(8014, 2)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    middles = board_middles(shoot)
+    assert [name for name, _ in ring.planets] == list(shoot.planets)
+    for name, corners in ring.planets:
+        assert cv2.pointPolygonTest(np.float32(corners), middles[name], False) >= 0, name
+    gate = next(t for t in shoot.start.truth if t.kind == "gate").corners.mean(axis=0)
+    assert cv2.pointPolygonTest(np.float32(ring.gate), tuple(map(float, gate)), False) >= 0
+    assert ring.gate_doubt > 0
+    again = Ring.from_json(json.loads(json.dumps(ring.to_json())))
+    assert again.gate_doubt == pytest.approx(ring.gate_doubt, abs=0.1)
+    start, _ = read_pieces(shoot.start.image, ring)
+    assert start is not None and set(start.ships.values()) == {GATE}
+    frame, truth, _ = shoot.games[0]
+    seen, _ = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    assert seen.gate["red"] == truth.gate["red"]  # counted, while nothing lies beyond
+    look = at_once(looking_at(frame.image, ring))
+    red = max((p for p in look.patches if p.player == "red"), key=lambda p: p.area)
+    x, y, w, h = red.box
+    paint = np.median(frame.image[y:y + h, x:x + w][red.mask.astype(bool)], axis=0)
+    middle, radius = np.array(ring.middle), look.radius(ring, ring.middle)
+    reach = math.sqrt(cv2.contourArea(np.float32(ring.gate)) / math.pi) + ring.gate_doubt / 2
+    turns = np.linspace(0, 2 * math.pi, 36, endpoint=False)
+    points = middle + reach * np.stack([np.cos(turns), np.sin(turns)], axis=1)
+    at = max(points, key=lambda point: min(  # the barest point between gate and planets
+        [math.dist(point, p.centre) for p in look.patches]
+        + [-cv2.pointPolygonTest(np.float32(c), tuple(map(float, point)), True)
+           for _, c in ring.planets]))
+    assert ring.place(tuple(map(float, at))) is None  # beyond the gate as the ships show it
+    image = frame.image.copy()
+    cv2.circle(image, (int(at[0]), int(at[1])), int(radius), tuple(int(v) for v in paint), -1,
+               cv2.LINE_AA)
+    seen, problems = read_pieces(image, ring)
+    assert seen is not None and "red" not in seen.gate
+    assert any(p.message == "red is not clear on gate" for p in problems)
 
 
 def test_black_on_a_gate_its_ship_was_hardly_darker_than_is_never_counted(shoots, rings):

@@ -57,6 +57,7 @@ def _from_table(small: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     edge[:, :band] = edge[:, -band:] = True
     samples = lab[edge]
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    cv2.setRNGSeed(TABLE_SHADES)  # kmeans starts at random: the same photo, the same ring
     _, labels, centres = cv2.kmeans(samples, TABLE_SHADES, None, criteria, 3,
                                     cv2.KMEANS_PP_CENTERS)
     labels = labels.ravel()

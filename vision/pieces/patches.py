@@ -141,8 +141,9 @@ def looking_at(bgr: np.ndarray, ring: Ring) -> Steps:
         mask[where] = mask_new & ~(ring.printed[player][small] & alike)
         patches += patches_of(player, mask, ring.ship_px)
     yield
-    # on the ring, or at the gate's rim (a probe half over it: its middle may lie just off)
-    rim = math.sqrt(ring.ship_px)
+    # on the ring, or at the gate's rim (a probe half over it: its middle may lie just off),
+    # or where a gate whose edge was not seen may reach
+    rim = math.sqrt(ring.ship_px) + ring.gate_doubt
     patches = [p for p in patches if ring.place(p.centre, beside=True) is not None
                or ring.inside(GATE, p.centre) >= -rim]
     owner = np.zeros((height, width), np.int32)

@@ -199,8 +199,12 @@ def _chips(ring: Ring, look: Look, shipped: list[Patch], unsure: set[tuple[str, 
     for patch in look.patches:
         place = ring.place(patch.centre, beside=True)
         radius = look.radius(ring, patch.centre)
-        if place is None and ring.inside(GATE, patch.centre) >= -radius:
-            unsure.add((GATE, patch.player))  # half over the gate's rim: on it, or off?
+        off_gate = -ring.inside(GATE, patch.centre)
+        if (place is None and off_gate <= radius) or (place != GATE
+                                                      and off_gate <= ring.gate_doubt):
+            # half over the gate's rim, or where a gate whose edge was not seen may reach:
+            # on it, or off?
+            unsure.add((GATE, patch.player))
         if place is None or any(patch is ship for ship in shipped):
             continue
         if _something_else(ring, look, patch):

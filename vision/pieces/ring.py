@@ -4,8 +4,9 @@ order, and each player's colour as the table's light shows it on their ship (DES
 Nothing here knows the boards' art or size. Several ways of seeing the boards are tried
 (``boards``); a way shows the ring when the tapped planet is a board, some board has eight of
 like size around it, the tapped one among them, on every side, and at like distances. The way
-that shows it most plainly wins; the gate is the board in the middle, and the planets are
-named clockwise from the tapped one. What the players' colours already mark at the start (a
+that shows it most plainly wins; the gate is the board in the middle (or, where no way shows
+one, the middle of the eight planets, up to near them), and the planets are named clockwise
+from the tapped one. What the players' colours already mark at the start (a
 board's printed badges, the gate's art, the table's grain) is kept in a small picture of the
 table at the start, so that it is never taken for a piece.
 """
@@ -44,10 +45,26 @@ PLAINEST = 2.5
 """A ring whose planets' sizes, distances and gaps vary more than this (the sum of the widest
 gap in radians and the logarithms of the largest to smallest area and distance) is no ring:
 the boards were not seen whole."""
+SQUARE = 0.85
+"""Around a gate not seen, a planet fills at least this share of the smallest rectangle
+around it: a board is a card square, seen a little askew (a round art on a board the table's
+colour, 0.79 of its square, is no board)."""
+SHIPS_A_BOARD = 12.0
+"""Around a gate not seen, the planets found are boards only if each is at least this many
+ships large (the boards found on dev tables: 19 to 89 ships; the round art on boards as dark
+as the table, 3 to 9)."""
+UNSEEN_GATE_REACH = 0.8
+"""A gate not seen reaches this share of the way from the planets' middle to the nearest."""
+MIDDLE_STEPS = 6
 TRIM = 0.2
 """What sticks out of a board by less than this share of its side is trimmed off it."""
 START_SCALE = 4
 """The table at the start is kept at a quarter of the frame's size."""
+
+
+NO_BOARDS = ("the eight planets and the jump gate were not found around the tapped planet: "
+             "lay the boards apart, none touching another, all in view, and tap the first "
+             "planet's middle")
 
 
 class RingNotFound(ValueError):
@@ -79,6 +96,10 @@ class Ring:
     """The ships' silhouette (``shapes.silhouette``) as they stood on the gate; None in a
     ring calibrated before silhouettes were kept (a ship is then told by its measures
     alone)."""
+    gate_doubt: float = 0.0
+    """Pixels beyond ``gate`` that may still be the gate: where its edge was not seen
+    (``_unseen_gate``), ``gate`` is only as far as the ships stood at the start, and a piece
+    up to this much beyond it leaves its colour's count on the gate unsure."""
 
     def side_at(self, point: tuple[float, float]) -> float:
         """A planet board's side (pixels) were one lying at ``point``: the boards' sides
@@ -145,6 +166,7 @@ class Ring:
                 "colours": {name: colour.to_json() for name, colour in self.colours.items()},
                 "unseen": list(self.unseen),
                 "start": base64.b64encode(png.tobytes()).decode("ascii"),
+                **({"gate_doubt": round(self.gate_doubt, 1)} if self.gate_doubt else {}),
                 **({} if self.ship_shape is None else
                    {"ship_shape": ["".join("1" if v else "0" for v in row)
                                    for row in self.ship_shape]})}
@@ -181,8 +203,11 @@ class Ring:
         expected = (_start_side(height), _start_side(width), 3)
         if reference is None or reference.shape != expected or reference.dtype != np.uint8:
             raise ValueError("the ring's picture at the start is not one of the frame")
+        doubt = float(data.get("gate_doubt", 0.0))
+        if not 0 <= doubt <= max(width, height):
+            raise ValueError("gate_doubt is no distance in the frame")
         return cls((width, height), polygon(data["gate"], "the gate"), planets, colours, ship,
-                   reference, unseen, _shape(data.get("ship_shape")))
+                   reference, unseen, _shape(data.get("ship_shape")), doubt)
 
 
 def _shape(raw: Any) -> np.ndarray | None:
@@ -216,15 +241,17 @@ def find_ring(bgr: np.ndarray, planets: list[str], first: tuple[float, float],
         raise RingNotFound("off", "the first planet's point is off the image")
     scale = working_scale(bgr.shape)
     tap = (first[0] * scale, first[1] * scale)
+    masks = [mask for _, mask in board_masks(bgr)]
     best: tuple[float, _Board, list[_Board]] | None = None
-    for _, mask in board_masks(bgr):
-        found = _ring_in(mask, tap)
-        if found is not None and (best is None or found[0] < best[0]):
-            best = found
+    for gate_seen in (True, False):  # a middle with no board in it only where none shows
+        for mask in masks:
+            found = _ring_in(mask, tap, gate_seen)
+            if found is not None and (best is None or found[0] < best[0]):
+                best = found
+        if best is not None and best[0] <= PLAINEST:
+            break
     if best is None or best[0] > PLAINEST:
-        raise RingNotFound("boards", "the eight planets and the jump gate were not found "
-                           "around the tapped planet: lay the boards apart, none touching "
-                           "another, all in view, and tap the first planet's middle")
+        raise RingNotFound("boards", NO_BOARDS)
     _, gate, ring = best
     lab = lab_of(bgr)
     gate_mask = np.zeros((height, width), np.uint8)
@@ -235,9 +262,28 @@ def find_ring(bgr: np.ndarray, planets: list[str], first: tuple[float, float],
                            "every player's ship on it, in the camera's view")
     areas = [float(mask.sum()) for mask in ships.values()]
     named = tuple((name, _box(board.outline / scale)) for name, board in zip(planets, ring))
-    return Ring((width, height), _hull(gate.outline / scale), named, colours,
-                float(np.median(areas)), _without(bgr, ships),
-                tuple(p for p in players if p not in colours), _ship_shape(ships))
+    outline, doubt = _hull(gate.outline / scale), 0.0
+    if not gate.seen:
+        boards = np.median([abs(cv2.contourArea(np.float32(c))) for _, c in named])
+        if boards < SHIPS_A_BOARD * np.median(areas):
+            raise RingNotFound("boards", NO_BOARDS)
+        outline, doubt = _as_far_as_the_ships(gate, scale, ships)
+    return Ring((width, height), outline, named, colours, float(np.median(areas)),
+                _without(bgr, ships), tuple(p for p in players if p not in colours),
+                _ship_shape(ships), doubt)
+
+
+def _as_far_as_the_ships(gate: _Board, scale: float, ships: dict[str, np.ndarray]
+                         ) -> tuple[Polygon, float]:
+    """A gate not seen: as far from the middle as the ships stood on it at the start (it
+    is at least that large), and the doubt beyond it, out to where it may reach."""
+    middle = gate.centre / scale
+    reach = float(np.hypot(*(gate.outline[0] / scale - middle)))
+    ys, xs = np.nonzero(np.any(list(ships.values()), axis=0))
+    stood = float(np.hypot(xs - middle[0], ys - middle[1]).max())
+    turns = np.linspace(0, 2 * math.pi, 32, endpoint=False)
+    outline = middle + stood * np.stack([np.cos(turns), np.sin(turns)], axis=1)
+    return (tuple((float(x), float(y)) for x, y in outline), max(0.0, reach - stood))
 
 
 def _ship_shape(ships: dict[str, np.ndarray]) -> np.ndarray | None:
@@ -268,6 +314,8 @@ class _Board:
     area: float
     centre: np.ndarray
     outline: np.ndarray
+    seen: bool = True
+    """False: a gate no way of seeing showed (``_unseen_gate``)."""
 
 
 def _boards(mask: np.ndarray) -> tuple[list[_Board], np.ndarray]:
@@ -284,10 +332,12 @@ def _boards(mask: np.ndarray) -> tuple[list[_Board], np.ndarray]:
     return boards, labels
 
 
-def _ring_in(mask: np.ndarray, tap: tuple[float, float]
+def _ring_in(mask: np.ndarray, tap: tuple[float, float], gate_seen: bool = True
              ) -> tuple[float, _Board, list[_Board]] | None:
     """The plainest ring ``mask`` shows around the tapped board: how plain, the gate, and
-    the planets clockwise from the tapped one; None when it shows none."""
+    the planets clockwise from the tapped one; None when it shows none. ``gate_seen``
+    False: the gate is no board of the mask, but the middle of eight planets
+    (``_unseen_gate``)."""
     boards, labels = _boards(mask)
     height, width = labels.shape
     at = int(labels[min(int(tap[1]), height - 1), min(int(tap[0]), width - 1)])
@@ -297,29 +347,67 @@ def _ring_in(mask: np.ndarray, tap: tuple[float, float]
     like = [b for b in boards
             if BOARD_AREAS[0] * tapped.area <= b.area <= BOARD_AREAS[1] * tapped.area]
     best = None
-    for gate in like:
-        if gate is tapped:
-            continue
-        distance = {b.label: float(np.hypot(*(b.centre - gate.centre))) for b in like}
-        around = sorted((b for b in like if b is not gate), key=lambda b: distance[b.label])
-        around = around[:PLANETS]
-        if len(around) < PLANETS or tapped not in around:
-            continue
-        turns = {b.label: math.atan2(b.centre[1] - gate.centre[1], b.centre[0] - gate.centre[0])
-                 for b in around}
-        ordered = sorted(turns.values())
-        gap = float(np.diff(ordered + [ordered[0] + 2 * math.pi]).max())
-        if gap > WIDEST_GAP:
-            continue
-        areas = [b.area for b in around]
-        reach = [distance[b.label] for b in around]
-        plain = gap + math.log(max(areas) / min(areas)) + math.log(max(reach) / min(reach))
-        if best is None or plain < best[0]:
-            start = turns[tapped.label]
-            # image y runs down: a growing angle turns clockwise as the camera sees the table
-            clockwise = sorted(around, key=lambda b: (turns[b.label] - start) % (2 * math.pi))
-            best = (plain, gate, clockwise)
+    if not gate_seen:  # no gate board to vouch for the ring: its planets are card squares
+        like = [b for b in like if b.area >= SQUARE * _rectangle(b.outline)]
+        if tapped not in like:
+            return None
+    gates = [b for b in like if b is not tapped] if gate_seen else \
+        [_unseen_gate(like, b.centre) for b in like]
+    for gate in gates:
+        found = _around(gate.centre, [b for b in like if b is not gate], tapped)
+        if found is not None and (best is None or found[0] < best[0]):
+            best = (found[0], gate, found[1])
     return best
+
+
+def _rectangle(outline: np.ndarray) -> float:
+    """The area of the smallest rectangle around ``outline``."""
+    (_, _), (w, h), _ = cv2.minAreaRect(outline.astype(np.float32))
+    return max(float(w * h), 1.0)
+
+
+def _around(middle: np.ndarray, boards: list[_Board], tapped: _Board
+            ) -> tuple[float, list[_Board]] | None:
+    """The eight boards nearest ``middle``, when they lie around it with the tapped one
+    among them: how plainly they make a ring (``PLAINEST``), and they clockwise from the
+    tapped one."""
+    distance = {b.label: float(np.hypot(*(b.centre - middle))) for b in boards}
+    around = sorted(boards, key=lambda b: distance[b.label])[:PLANETS]
+    if len(around) < PLANETS or tapped not in around:
+        return None
+    turns = {b.label: math.atan2(b.centre[1] - middle[1], b.centre[0] - middle[0])
+             for b in around}
+    ordered = sorted(turns.values())
+    gap = float(np.diff(ordered + [ordered[0] + 2 * math.pi]).max())
+    if gap > WIDEST_GAP:
+        return None
+    areas = [b.area for b in around]
+    reach = [distance[b.label] for b in around]
+    plain = gap + math.log(max(areas) / min(areas)) + math.log(max(reach) / min(reach))
+    start = turns[tapped.label]
+    # image y runs down: a growing angle turns clockwise as the camera sees the table
+    return plain, sorted(around, key=lambda b: (turns[b.label] - start) % (2 * math.pi))
+
+
+def _unseen_gate(boards: list[_Board], start: np.ndarray) -> _Board:
+    """A gate no way of seeing shows as a board (its art as dark and plain as the table),
+    taken as the middle of the eight boards around it: from ``start``, the middle of the
+    eight nearest, until it stays; the gate reaches ``UNSEEN_GATE_REACH`` of the way from
+    there to the nearest of them. On the gate stand the ships at the start, and the jump
+    gate's probes; nothing else lies between the planets."""
+    middle = start
+    for _ in range(MIDDLE_STEPS):
+        nearest = sorted(boards, key=lambda b: float(np.hypot(*(b.centre - middle))))
+        moved = np.mean([b.centre for b in nearest[:PLANETS]], axis=0)
+        if float(np.hypot(*(moved - middle))) < 0.5:
+            break
+        middle = moved
+    point = (float(middle[0]), float(middle[1]))
+    reach = UNSEEN_GATE_REACH * min(
+        -cv2.pointPolygonTest(b.outline.astype(np.float32), point, True) for b in boards)
+    turns = np.linspace(0, 2 * math.pi, 32, endpoint=False)
+    outline = middle + max(reach, 1.0) * np.stack([np.cos(turns), np.sin(turns)], axis=1)
+    return _Board(0, math.pi * reach ** 2, middle, outline, seen=False)
 
 
 def _box(outline: np.ndarray) -> Polygon:
