@@ -45,10 +45,6 @@ PLAINEST = 2.5
 """A ring whose planets' sizes, distances and gaps vary more than this (the sum of the widest
 gap in radians and the logarithms of the largest to smallest area and distance) is no ring:
 the boards were not seen whole."""
-SQUARE = 0.85
-"""Around a gate not seen, a planet fills at least this share of the smallest rectangle
-around it: a board is a card square, seen a little askew (a round art on a board the table's
-colour, 0.79 of its square, is no board)."""
 SHIPS_A_BOARD = 12.0
 """Around a gate not seen, the planets found are boards only if each is at least this many
 ships large (the boards found on dev tables: 19 to 89 ships; the round art on boards as dark
@@ -242,31 +238,44 @@ def find_ring(bgr: np.ndarray, planets: list[str], first: tuple[float, float],
     scale = working_scale(bgr.shape)
     tap = (first[0] * scale, first[1] * scale)
     masks = [mask for _, mask in board_masks(bgr)]
-    best: tuple[float, _Board, list[_Board]] | None = None
-    for gate_seen in (True, False):  # a middle with no board in it only where none shows
-        for mask in masks:
-            found = _ring_in(mask, tap, gate_seen)
-            if found is not None and (best is None or found[0] < best[0]):
-                best = found
-        if best is not None and best[0] <= PLAINEST:
-            break
-    if best is None or best[0] > PLAINEST:
-        raise RingNotFound("boards", NO_BOARDS)
-    _, gate, ring = best
-    lab = lab_of(bgr)
+    seen = [found for found in (_ring_in(mask, tap) for mask in masks)
+            if found is not None and found[0] <= PLAINEST]
+    if seen:
+        _, gate, ring = min(seen, key=lambda found: found[0])
+        made = _made(bgr, scale, gate, ring, planets, players)
+        if made is None:
+            raise RingNotFound("ships", "no player's ship was found on the jump gate: stand "
+                               "every player's ship on it, in the camera's view")
+        return made
+    # no way of seeing shows a board in the middle: the plainest ring around a middle whose
+    # boards are boards, not their art (``_made``)
+    unseen = [found for found in (_ring_in(mask, tap, gate_seen=False) for mask in masks)
+              if found is not None and found[0] <= PLAINEST]
+    for _, gate, ring in sorted(unseen, key=lambda found: found[0]):
+        made = _made(bgr, scale, gate, ring, planets, players)
+        if made is not None:
+            return made
+    raise RingNotFound("boards", NO_BOARDS)
+
+
+def _made(bgr: np.ndarray, scale: float, gate: _Board, ring: list[_Board], planets: list[str],
+          players: list[str]) -> Ring | None:
+    """The ring of ``gate`` and the boards ``ring`` (at ``scale``), the players' colours
+    learned from their ships on the gate; None when no ship is found there, or, on a gate
+    not seen, when the planets are less than ``SHIPS_A_BOARD`` ships large."""
+    height, width = bgr.shape[:2]
     gate_mask = np.zeros((height, width), np.uint8)
     cv2.drawContours(gate_mask, [np.round(gate.outline / scale).astype(np.int32)], -1, 1, -1)
-    colours, ships = learn_colours(lab, gate_mask, players)
+    colours, ships = learn_colours(lab_of(bgr), gate_mask, players)
     if not colours:
-        raise RingNotFound("ships", "no player's ship was found on the jump gate: stand "
-                           "every player's ship on it, in the camera's view")
+        return None
     areas = [float(mask.sum()) for mask in ships.values()]
     named = tuple((name, _box(board.outline / scale)) for name, board in zip(planets, ring))
     outline, doubt = _hull(gate.outline / scale), 0.0
     if not gate.seen:
         boards = np.median([abs(cv2.contourArea(np.float32(c))) for _, c in named])
         if boards < SHIPS_A_BOARD * np.median(areas):
-            raise RingNotFound("boards", NO_BOARDS)
+            return None
         outline, doubt = _as_far_as_the_ships(gate, scale, ships)
     return Ring((width, height), outline, named, colours, float(np.median(areas)),
                 _without(bgr, ships), tuple(p for p in players if p not in colours),
@@ -347,10 +356,6 @@ def _ring_in(mask: np.ndarray, tap: tuple[float, float], gate_seen: bool = True
     like = [b for b in boards
             if BOARD_AREAS[0] * tapped.area <= b.area <= BOARD_AREAS[1] * tapped.area]
     best = None
-    if not gate_seen:  # no gate board to vouch for the ring: its planets are card squares
-        like = [b for b in like if b.area >= SQUARE * _rectangle(b.outline)]
-        if tapped not in like:
-            return None
     gates = [b for b in like if b is not tapped] if gate_seen else \
         [_unseen_gate(like, b.centre) for b in like]
     for gate in gates:
@@ -358,12 +363,6 @@ def _ring_in(mask: np.ndarray, tap: tuple[float, float], gate_seen: bool = True
         if found is not None and (best is None or found[0] < best[0]):
             best = (found[0], gate, found[1])
     return best
-
-
-def _rectangle(outline: np.ndarray) -> float:
-    """The area of the smallest rectangle around ``outline``."""
-    (_, _), (w, h), _ = cv2.minAreaRect(outline.astype(np.float32))
-    return max(float(w * h), 1.0)
 
 
 def _around(middle: np.ndarray, boards: list[_Board], tapped: _Board
