@@ -52,6 +52,7 @@ as the table, 3 to 9)."""
 UNSEEN_GATE_REACH = 0.8
 """A gate not seen reaches this share of the way from the planets' middle to the nearest."""
 MIDDLE_STEPS = 6
+"""Steps at most in finding the planets' middle (it stays after two or three)."""
 TRIM = 0.2
 """What sticks out of a board by less than this share of its side is trimmed off it."""
 START_SCALE = 4
