@@ -190,13 +190,13 @@ class Pipeline:
                     due = self._cards_due.pop(zone, None)
                     self._cards_due[zone] = box if due is None else _union([due, box])
         reads = 0
-        card_area = heavy and bool(self._cards_due) and self.model is not None
-        if card_area:
+        card_area = False
+        if heavy and self._cards_due and self.model is not None:
             # the newest change's area: a card laid is read in the frame the hand leaves it
             zone, box = self._cards_due.popitem()
             if zone in areas:
                 self._take(box, self._read_cards(bgr, box, self._rectification, [areas[zone]]))
-                reads += 1
+                reads, card_area = reads + 1, True
         # a window for codes is a few milliseconds: it shares a frame with a step of the
         # pieces' read (taking turns, a read of a settled table waited twice as long)
         for _ in range(min(READS_PER_FRAME, len(self._waiting))):
