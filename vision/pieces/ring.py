@@ -47,8 +47,8 @@ gap in radians and the logarithms of the largest to smallest area and distance) 
 the boards were not seen whole."""
 SHIPS_A_BOARD = 12.0
 """Around a gate not seen, the planets found are boards only if each is at least this many
-ships large (the boards found on dev tables: 19 to 89 ships; the round art on boards as dark
-as the table, 3 to 9)."""
+ships large (the boards found on dev tables: 19 to 89 ships; the round art of the boards on
+dev table 8000, a colourful mat, 3)."""
 UNSEEN_GATE_REACH = 0.8
 """A gate not seen reaches this share of the way from the planets' middle to the nearest."""
 MIDDLE_STEPS = 6
