@@ -91,10 +91,12 @@ def test_a_ring_is_kept_in_the_calibration_file_and_a_damaged_one_is_named(rings
     assert again.ship_shape is not None and np.array_equal(again.ship_shape, ring.ship_shape)
     older = {key: value for key, value in data_of(path)["ring"].items() if key != "ship_shape"}
     assert Ring.from_json(older).ship_shape is None  # a ring kept before silhouettes were
+    assert Ring.from_json(dict(older, gate_doubt=None)).gate_doubt == 0.0  # null: absent
     data = json.loads(path.read_text())
     for damage in ({"start": "not base64!"}, {"planets": []}, {"ship_px": -1},
                    {"colours": {"purple": [1, 2, 3, 0.5]}}, {"ship_shape": ["01"] * 32},
-                   {"ship_shape": "a ship"}, {"gate_doubt": -5}, {"gate_doubt": "far"}):
+                   {"ship_shape": "a ship"}, {"gate_doubt": -5}, {"gate_doubt": "far"},
+                   {"gate_doubt": [1]}, {"gate_doubt": True}):
         path.write_text(json.dumps(dict(data, ring=dict(data["ring"], **damage))))
         loaded = load_calibration(path)  # the rest of the file stays usable
         assert loaded.ring is None and "ring" in (loaded.ring_problem or "")

@@ -200,8 +200,10 @@ class Ring:
         expected = (_start_side(height), _start_side(width), 3)
         if reference is None or reference.shape != expected or reference.dtype != np.uint8:
             raise ValueError("the ring's picture at the start is not one of the frame")
-        doubt = float(data.get("gate_doubt", 0.0))
-        if not 0 <= doubt <= max(width, height):
+        doubt = data.get("gate_doubt")  # null, as absent: a gate seen, no doubt
+        doubt = 0.0 if doubt is None else doubt
+        if isinstance(doubt, bool) or not isinstance(doubt, int | float) \
+                or not 0 <= doubt <= max(width, height):
             raise ValueError("gate_doubt is no distance in the frame")
         return cls((width, height), polygon(data["gate"], "the gate"), planets, colours, ship,
                    reference, unseen, _shape(data.get("ship_shape")), doubt)
