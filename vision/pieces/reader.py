@@ -6,10 +6,13 @@ A piece is a patch of a player's colour where the table at the start showed some
 (not that colour's print, and not the same colour in other light). Each player has one ship:
 the patch of their colour on the ring most like a ship (its size at the start, longer than
 wide, of the silhouette the ships showed then, and not two chips side by side), and no ship
-where another patch of the colour is more like one. Every other patch is chips, counted by laying
-chip-sized discs into it until nothing a chip could be is left: chips that touch, overlap or
-lie two in a loose stack each leave a disc's worth. Where a patch lies says what it is: on the
-gate a probe, on a planet's board a station, beside a board a probe on a reserved tile.
+where another patch of the colour is more like one. Every other patch is chips, counted by
+laying chip-sized discs into it until nothing a chip could be is left: chips that touch,
+overlap or lie two in a loose stack each leave a disc's worth. On the gate a chip may lie on
+another and lean over a neighbour, or hide the one under it but for a sliver: a patch whose
+edges show more chips' circles than discs (``rims``), or one chip longer than a chip looks,
+is not sure. Where a patch lies says what it is: on the gate a probe, on a planet's board a
+station, beside a board a probe on a reserved tile.
 Whatever is not sure is left out and named among the problems, never guessed.
 """
 
@@ -25,6 +28,7 @@ from companion.observations import GATE, PiecesSeen, Problem
 from vision.pieces.colours import DARKEST_GROUND
 from vision.pieces.patches import (HEAP, Look, Patch, at_once, discs, looking_at, ship_px_at,
                                    thickness, touches)
+from vision.pieces.rims import circles
 from vision.pieces.ring import Ring
 from vision.pieces.shapes import like_two_chips, likeness, silhouette
 
@@ -62,6 +66,13 @@ changed light, half a piece under a hand) leaves its colour unknown where it lie
 AREA_PER_CHIP = (0.6, 1.15)
 """Chips counted at a place cover this much of a chip's area each, at the least (heaps,
 stacks) and the most; outside it the count is not sure."""
+ONE_CHIP_LONGEST = 1.25
+"""A chip's worth that holds one disc is at most this much longer than wide (a chip seen
+from 30 degrees off above is 1.15); a longer one is a chip with another under it, peeping
+out (dev tables: 5 such on the gate, each read one short; of 277 single chips read right,
+none of a chip's worth was longer, 5 pieces of chips, of 0.27 to 0.56 chips' area, were)."""
+WHOLE_CHIP = 0.8
+"""A patch of at least this many chips' area is a chip's worth."""
 CHIP_THICK = 0.8
 """A patch plainly of chips is at least this many chips' radii thick."""
 BEYOND_DISCS = 0.1
@@ -110,7 +121,7 @@ def reading_pieces(bgr: np.ndarray, ring: Ring) -> Reading:
     ships, shipped = _ships(ring, look, problems, unsure)
     other: set[tuple[str, str]] = set()
     """(place, colour): something of that colour there is no piece (``_something_else``)."""
-    tally, built = _chips(ring, look, shipped, unsure, other)
+    tally, built = _chips(bgr, ring, look, shipped, unsure, other)
     yield
     unknown, unknown_beside = _unexplained(ring, look, [p.centre for p in look.patches])
     for place, player in sorted(unsure):
@@ -188,12 +199,12 @@ def _ships(ring: Ring, look: Look, problems: list[Problem], unsure: set[tuple[st
     return ships, shipped
 
 
-def _chips(ring: Ring, look: Look, shipped: list[Patch], unsure: set[tuple[str, str]],
-           other: set[tuple[str, str]]
+def _chips(bgr: np.ndarray, ring: Ring, look: Look, shipped: list[Patch],
+           unsure: set[tuple[str, str]], other: set[tuple[str, str]]
            ) -> tuple[dict[tuple[str, str], list[float]], dict[str, set[str]]]:
     """The chips counted at each (place, colour) with their area in chips, and the colours
-    of the stations on each planet; what is not clear is added to ``unsure``, and where it
-    is no piece at all also to ``other``."""
+    of the stations on each planet (in ``bgr``); what is not clear is added to ``unsure``,
+    and where it is no piece at all also to ``other``."""
     tally: dict[tuple[str, str], list[float]] = {}
     built: dict[str, set[str]] = {name: set() for name, _ in ring.planets}
     for patch in look.patches:
@@ -223,6 +234,9 @@ def _chips(ring: Ring, look: Look, shipped: list[Patch], unsure: set[tuple[str, 
         elif place != GATE and not on_tile:  # beside a board, yet on no tile: at its edge
             unsure.add((place, patch.player))
         elif count:
+            if place == GATE and (_peeping(patch, radius, count)
+                                  or circles(bgr, patch, radius) > count):
+                unsure.add((place, patch.player))  # a chip on another, the other part seen
             counted = tally.setdefault((place, patch.player), [0.0, 0.0])
             counted[0] += count
             counted[1] += patch.area / (math.pi * radius ** 2)
@@ -230,6 +244,13 @@ def _chips(ring: Ring, look: Look, shipped: list[Patch], unsure: set[tuple[str, 
         if not AREA_PER_CHIP[0] <= area / count <= AREA_PER_CHIP[1]:
             unsure.add((place, player))  # the discs and the area tell different counts
     return tally, built
+
+
+def _peeping(patch: Patch, radius: float, count: int) -> bool:
+    """Whether a patch of one chip's worth is longer than one chip looks: another lies
+    under it and peeps out."""
+    return count == 1 and patch.area >= WHOLE_CHIP * math.pi * radius ** 2 and \
+        patch.elongation > ONE_CHIP_LONGEST
 
 
 def _chips_alone(ring: Ring, look: Look, patch: Patch) -> bool:
