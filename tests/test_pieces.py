@@ -366,6 +366,21 @@ def test_a_hand_over_the_gate_leaves_the_gate_unknown_never_empty():
         assert any("gate" in p.message for p in problems)
 
 
+def test_a_hand_the_colour_of_a_players_pieces_over_the_gate_leaves_it_unknown():
+    """Dev table 8159, photo 0: a brown hand over the gate, which red's hue takes in, covers
+    the yellow and blue probes there. It is red's colour, so it was no unexplained thing, and
+    the probes under it were counted as none (yellow 0 of 4). A patch of a colour that is
+    neither chips nor a ship and as large as a hand is a hand: the gate is unknown."""
+    shoot = ring_shoot(8159, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, hand = shoot.games[0]
+    assert hand is not None and truth.gate["yellow"] == 4
+    seen, problems = read_pieces(frame.image, ring)
+    assert seen is not None and seen.gate == {}
+    assert wrong_reads(seen, truth) == []
+    assert any(p.message.startswith("something on gate") for p in problems)
+
+
 def test_a_frame_of_another_size_is_a_problem_not_a_read(rings, shoots):
     frame = shoots[SEEDS[0]].games[0][0].image
     seen, problems = read_pieces(cv2.resize(frame, (640, 360)), rings[SEEDS[0]])

@@ -123,7 +123,10 @@ def reading_pieces(bgr: np.ndarray, ring: Ring) -> Reading:
     """(place, colour): something of that colour there is no piece (``_something_else``)."""
     tally, built = _chips(bgr, ring, look, shipped, unsure, other)
     yield
-    unknown, unknown_beside = _unexplained(ring, look, [p.centre for p in look.patches])
+    hands = [p for p in look.patches if _hand_coloured(ring, look, p)]
+    unknown, unknown_beside = _unexplained(ring, look, hands,
+                                           [p.centre for p in look.patches
+                                            if not any(p is hand for hand in hands)])
     for place, player in sorted(unsure):
         problems.append(Problem("unsure_piece", f"{player} is not clear on {place}"))
     for place in sorted(unknown):
@@ -307,14 +310,25 @@ def _ship_likeness(ring: Ring, patch: Patch) -> float:
     return likeness(shape, ring.ship_shape)
 
 
-def _unexplained(ring: Ring, look: Look, pieces: list[tuple[float, float]]
-                 ) -> tuple[set[str], set[str]]:
-    """Where something new lies that is no player's colour: on the gate or a board (a hand
-    over it, a piece in a shadow too deep to show its colour: what is on it is unknown, never
-    empty); and beside a board, where only what lies beside it is unknown (a reserved tile
-    whose probe does not show: each tile carries one; a hand reaching past it)."""
+def _hand_coloured(ring: Ring, look: Look, patch: Patch) -> bool:
+    """Whether a patch of a player's colour is a hand of that colour (red as skin is): no
+    chips nor a ship, and as large as a hand."""
+    chip_area = math.pi * look.radius(ring, patch.centre) ** 2
+    return patch.area > HAND * chip_area and _something_else(ring, look, patch)
+
+
+def _unexplained(ring: Ring, look: Look, hands: list[Patch],
+                 pieces: list[tuple[float, float]]) -> tuple[set[str], set[str]]:
+    """Where something new lies that is no player's colour, or a hand of one (``hands``):
+    on the gate or a board (a hand over it, a piece in a shadow too deep to show its colour:
+    what is on it is unknown, never empty); and beside a board, where only what lies beside
+    it is unknown (a reserved tile whose probe does not show: each tile carries one; a hand
+    reaching past it)."""
     opened = cv2.morphologyEx(look.unexplained.astype(np.uint8), cv2.MORPH_OPEN,
                               np.ones((5, 5), np.uint8))
+    for hand in hands:
+        x, y, w, h = hand.box
+        opened[y:y + h, x:x + w] |= hand.mask.astype(np.uint8)
     # the pieces of one thing joined (a tile's edge around a probe that does not show)
     side = 2 * int(look.radius(ring, ring.middle)) + 1
     joined = cv2.morphologyEx(opened, cv2.MORPH_CLOSE,
