@@ -293,7 +293,8 @@ def test_a_black_chip_run_into_the_dark_tile_under_it_is_not_counted():
     """A black chip on a dark reserved tile is one patch with the tile: the chips' discs laid
     in it leave the tile's corners beyond them, so it is not counted (as two and three
     chips, it was), and what is left out is named."""
-    for seed, photo, planet in ((8004, 0, "Planet 11"), (8005, 1, "Caldera")):
+    for seed, photo, planet in ((8004, 0, "Planet 11"), (8005, 1, "Caldera"),
+                                (8187, 0, "Planet 12")):  # a square of four discs
         shoot = ring_shoot(seed, 2, 0.3)
         ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first,
                          list(shoot.players))
@@ -352,6 +353,21 @@ def test_a_chip_lying_on_another_on_the_gate_leaves_the_count_unsure_not_short(
     assert seen is not None and wrong_reads(seen, truth) == []
     assert colour not in seen.gate
     assert any(p.message == f"{colour} is not clear on gate" for p in problems)
+
+
+def test_two_stations_on_one_board_leave_its_reserved_tiles_unread_too():
+    """Dev table 8172, photo 1: Caldera's board was found taking in the tiles beside it,
+    with two blue and two yellow probes on them. Their chips lay on the board as found, so
+    they were read as two stations, which cannot be; and the board's reserved tiles as
+    holding none. Two stations leave the planet's reservations out as well."""
+    shoot = ring_shoot(8172, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, _ = shoot.games[1]
+    assert truth.reserved["Caldera"] == {"blue": 2, "yellow": 2}
+    seen, problems = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    assert "Caldera" not in seen.reserved and "Caldera" not in seen.stations
+    assert any(p.message == "Caldera shows stations of blue and yellow" for p in problems)
 
 
 def test_a_hand_over_the_gate_leaves_the_gate_unknown_never_empty():

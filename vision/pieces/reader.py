@@ -139,11 +139,13 @@ def reading_pieces(bgr: np.ndarray, ring: Ring) -> Reading:
     gate = {player: int(tally.get((GATE, player), (0, 0))[0]) for player in ring.colours
             if GATE not in unknown and (GATE, player) not in unsure}
     # a planet's counts name only the colours with probes there: one colour not clear
-    # leaves the whole planet out
+    # leaves the whole planet out; so do two stations on its board, which cannot be (what
+    # is there is not as it looks: a board found larger than it is takes its tiles in)
     reserved = {name: {player: int(count) for (place, player), (count, _) in tally.items()
                        if place == name}
                 for name, _ in ring.planets
                 if name not in unknown_beside and not any(place == name for place, _ in unsure)
+                and len(built[name]) <= 1
                 and not ring.unseen}  # an unseen colour's probes may lie beside any board
     stations: dict[str, str | None] = {}
     for name, colours in built.items():
@@ -240,6 +242,10 @@ def _chips(bgr: np.ndarray, ring: Ring, look: Look, shipped: list[Patch],
             if place == GATE and (_peeping(patch, radius, count)
                                   or circles(bgr, patch, radius) > count):
                 unsure.add((place, patch.player))  # a chip on another, the other part seen
+            elif place != GATE and count > 1:
+                # each probe beside a board lies on its own tile, a tile's width from the
+                # next: chips touching there are no probes (a dark tile under a black one)
+                unsure.add((place, patch.player))
             counted = tally.setdefault((place, patch.player), [0.0, 0.0])
             counted[0] += count
             counted[1] += patch.area / (math.pi * radius ** 2)
