@@ -370,6 +370,26 @@ def test_two_stations_on_one_board_leave_its_reserved_tiles_unread_too():
     assert any(p.message == "Caldera shows stations of blue and yellow" for p in problems)
 
 
+@pytest.mark.parametrize(("seed", "photo", "planet"), [(8019, 1, "Freezer"),
+                                                      (8274, 0, "Planet 10")])
+def test_a_probe_the_colour_of_the_table_leaves_its_planets_reservations_unknown(
+        seed, photo, planet):
+    """Dev tables at a blue table: a blue probe on a tile beside the planet hardly changes
+    the blue under it and is not seen; the tile's edge shows, but the green probe on the
+    next tile left little of it bare, and the planet's reservations were read without blue.
+    Beside a board whose ground is a player's colour, a little bare tile leaves them
+    unknown."""
+    shoot = ring_shoot(seed, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, _ = shoot.games[photo]
+    assert truth.reserved[planet]["blue"] == 1
+    assert (ring.printed["blue"][ring.beside_map > 0]).mean() > 0.9  # a blue table
+    seen, problems = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    assert planet not in seen.reserved
+    assert any(p.message.startswith(f"something beside {planet}") for p in problems)
+
+
 def test_a_hand_over_the_gate_leaves_the_gate_unknown_never_empty():
     shoot = ring_shoot(SEEDS[1], 2, hand_over=GATE)
     ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))

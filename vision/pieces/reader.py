@@ -66,6 +66,13 @@ changed light, half a piece under a hand) leaves its colour unknown where it lie
 AREA_PER_CHIP = (0.6, 1.15)
 """Chips counted at a place cover this much of a chip's area each, at the least (heaps,
 stacks) and the most; outside it the count is not sure."""
+OWN_GROUND = 0.5
+"""Beside a board whose ground showed a player's colour over at least this share at the
+start (a blue player at a blue table), a probe of that colour on a reserved tile may not
+show: a piece is seen by how it changed the start, and a blue chip there hardly changes the
+blue under it. Its tile still shows: there, a tile's bare edge beside another's probe is
+enough to leave the planet's reservations unknown (dev tables: 3 planets' reservations read
+without their blue probe, beside the red or green probe on the next tile)."""
 ONE_CHIP_LONGEST = 1.25
 """A chip's worth that holds one disc is at most this much longer than wide (a chip seen
 from 30 degrees off above is 1.15); a longer one is a chip with another under it, peeping
@@ -124,7 +131,7 @@ def reading_pieces(bgr: np.ndarray, ring: Ring) -> Reading:
     tally, built = _chips(bgr, ring, look, shipped, unsure, other)
     yield
     hands = [p for p in look.patches if _hand_coloured(ring, look, p)]
-    unknown, unknown_beside = _unexplained(ring, look, hands,
+    unknown, unknown_beside = _unexplained(ring, look, hands, _own_ground(ring),
                                            [p.centre for p in look.patches
                                             if not any(p is hand for hand in hands)])
     for place, player in sorted(unsure):
@@ -323,12 +330,24 @@ def _hand_coloured(ring: Ring, look: Look, patch: Patch) -> bool:
     return patch.area > HAND * chip_area and _something_else(ring, look, patch)
 
 
-def _unexplained(ring: Ring, look: Look, hands: list[Patch],
+def _own_ground(ring: Ring) -> set[str]:
+    """The planets beside whose boards the ground is of a player's colour (``OWN_GROUND``)."""
+    owned = set()
+    for n, (name, _) in enumerate(ring.planets):
+        beside = ring.beside_map == n + 2
+        if beside.any() and any(printed[beside].mean() >= OWN_GROUND
+                                for printed in ring.printed.values()):
+            owned.add(name)
+    return owned
+
+
+def _unexplained(ring: Ring, look: Look, hands: list[Patch], own_ground: set[str],
                  pieces: list[tuple[float, float]]) -> tuple[set[str], set[str]]:
     """Where something new lies that is no player's colour, or a hand of one (``hands``):
     on the gate or a board (a hand over it, a piece in a shadow too deep to show its colour:
     what is on it is unknown, never empty); and beside a board, where only what lies beside
-    it is unknown (a reserved tile whose probe does not show: each tile carries one; a hand
+    it is unknown (a reserved tile whose probe does not show: each tile carries one, beside
+    boards in ``own_ground`` even where a piece near it leaves little of it bare; a hand
     reaching past it)."""
     opened = cv2.morphologyEx(look.unexplained.astype(np.uint8), cv2.MORPH_OPEN,
                               np.ones((5, 5), np.uint8))
@@ -367,8 +386,9 @@ def _unexplained(ring: Ring, look: Look, hands: list[Patch],
             on_board.add(names[int(on[1:].argmax())])
         else:  # beside a board: reserved tiles, each of which carries a probe that shows
             place = ring.place(centre, beside=True)
-            if place is not None and _bare(blob, (x, y), pieces,
-                                           look.radius(ring, centre)) > chip_area:
+            bare = _bare(blob, (x, y), pieces, look.radius(ring, centre))
+            if place is not None and bare > (UNEXPLAINED if place in own_ground else 1.0) \
+                    * chip_area:
                 beside.add(place)
     return on_board, beside | on_board
 

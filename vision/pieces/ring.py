@@ -136,6 +136,25 @@ class Ring:
         return boards
 
     @functools.cached_property
+    def beside_map(self) -> np.ndarray:
+        """At the reference's size, each pixel off the boards that lies beside a planet's
+        board, where its reserved tiles lie: 2 to 9 as in ``board_map``, 0 none."""
+        height, width = self.reference.shape[:2]
+        scale = width / self.image_size[0]
+        beside = np.zeros((height, width), np.uint8)
+        nearest = np.full((height, width), np.inf, np.float32)
+        boards = np.zeros((height, width), np.uint8)
+        for n, ((_, corners), side) in enumerate(zip(self.planets, self._boards[1])):
+            board = np.zeros((height, width), np.uint8)
+            cv2.fillPoly(board, [np.round(np.array(corners) * scale).astype(np.int32)], 1)
+            boards |= board
+            distance = cv2.distanceTransform(1 - board, cv2.DIST_L2, 3)
+            closer = (distance <= BESIDE * side * scale) & (distance < nearest)
+            beside[closer], nearest[closer] = n + 2, distance[closer]
+        beside[boards > 0] = 0
+        return beside
+
+    @functools.cached_property
     def printed(self) -> dict[str, np.ndarray]:
         """Where the start showed each player's colour (a board's badge, the gate's art), at
         the reference's size; the ships then on the gate were taken out of the reference."""
