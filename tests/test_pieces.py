@@ -390,6 +390,22 @@ def test_a_probe_the_colour_of_the_table_leaves_its_planets_reservations_unknown
     assert any(p.message.startswith(f"something beside {planet}") for p in problems)
 
 
+def test_a_ship_beside_a_dark_piece_not_made_out_is_still_placed():
+    """Dev table 8142, photo 1: the black ship on Planet 6, on the board's dark navy, is no
+    black the camera can be sure of, so Planet 6 shows something of no colour; the red ship
+    beside it, plainly a ship, was dropped as "where something else is not clear". Only a
+    hand (or a thing of a ship's colour that is no piece) makes a ship seen there unclear."""
+    shoot = ring_shoot(8142, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, hand = shoot.games[1]
+    assert hand is None and truth.ships["red"] == truth.ships["black"] == "Planet 6"
+    seen, problems = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    assert seen.ships.get("red") == "Planet 6" and "black" not in seen.ships
+    assert "Planet 6" not in seen.stations  # what the dark thing is stays unknown
+    assert any(p.message.startswith("something on Planet 6") for p in problems)
+
+
 def test_a_hand_over_the_gate_leaves_the_gate_unknown_never_empty():
     shoot = ring_shoot(SEEDS[1], 2, hand_over=GATE)
     ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))

@@ -131,9 +131,9 @@ def reading_pieces(bgr: np.ndarray, ring: Ring) -> Reading:
     tally, built = _chips(bgr, ring, look, shipped, unsure, other)
     yield
     hands = [p for p in look.patches if _hand_coloured(ring, look, p)]
-    unknown, unknown_beside = _unexplained(ring, look, hands, _own_ground(ring),
-                                           [p.centre for p in look.patches
-                                            if not any(p is hand for hand in hands)])
+    pieces = [p.centre for p in look.patches if not any(p is hand for hand in hands)]
+    unknown, unknown_beside, under_hand = _unexplained(ring, look, hands, _own_ground(ring),
+                                                       pieces)
     for place, player in sorted(unsure):
         problems.append(Problem("unsure_piece", f"{player} is not clear on {place}"))
     for place in sorted(unknown):
@@ -163,10 +163,11 @@ def reading_pieces(bgr: np.ndarray, ring: Ring) -> Reading:
                                     f"{' and '.join(sorted(colours))}"))
         elif colours or not ring.unseen:  # none seen may be an unseen colour's
             stations[name] = next(iter(colours), None)
-    # a ship seen where something else is not clear, or beside something of its own colour
-    # that is no piece (a hand, red as skin is, reaching over it), may be a part of that
+    # a ship seen under a hand, or beside something of its own colour that is no piece (a
+    # hand, red as skin is, reaching over it), may be a part of that; not so beside a
+    # smaller thing of no colour (a black ship on a dark board, unsure itself)
     unclear = {player: at for player, at in ships.items()
-               if at in unknown or (at, player) in other}
+               if at in under_hand or (at, player) in other}
     for player, at in unclear.items():
         problems.append(Problem("unsure_piece", f"the {player} ship is seen on {at}, "
                                 "where something else is not clear"))
@@ -342,13 +343,13 @@ def _own_ground(ring: Ring) -> set[str]:
 
 
 def _unexplained(ring: Ring, look: Look, hands: list[Patch], own_ground: set[str],
-                 pieces: list[tuple[float, float]]) -> tuple[set[str], set[str]]:
+                 pieces: list[tuple[float, float]]) -> tuple[set[str], set[str], set[str]]:
     """Where something new lies that is no player's colour, or a hand of one (``hands``):
     on the gate or a board (a hand over it, a piece in a shadow too deep to show its colour:
     what is on it is unknown, never empty); and beside a board, where only what lies beside
     it is unknown (a reserved tile whose probe does not show: each tile carries one, beside
     boards in ``own_ground`` even where a piece near it leaves little of it bare; a hand
-    reaching past it)."""
+    reaching past it); and the gate and boards a hand covers."""
     opened = cv2.morphologyEx(look.unexplained.astype(np.uint8), cv2.MORPH_OPEN,
                               np.ones((5, 5), np.uint8))
     for hand in hands:
@@ -362,6 +363,7 @@ def _unexplained(ring: Ring, look: Look, hands: list[Patch], own_ground: set[str
     boards = ring.board_map(joined.shape)
     names = [GATE] + [name for name, _ in ring.planets]
     on_board: set[str] = set()
+    under_hand: set[str] = set()
     beside: set[str] = set()
     for k in range(1, count):
         centre = (float(centres[k][0]), float(centres[k][1]))
@@ -380,6 +382,7 @@ def _unexplained(ring: Ring, look: Look, hands: list[Patch], own_ground: set[str
             points = [(float(px + x), float(py + y)) for outline in edge
                       for px, py in outline[::4, 0]]
             on_board |= covered
+            under_hand |= covered
             beside |= {place for place in (ring.place(p, beside=True) for p in points)
                        if place}
         elif on[1:].max() * 2 >= on.sum():  # mostly on the gate or one board
@@ -390,7 +393,7 @@ def _unexplained(ring: Ring, look: Look, hands: list[Patch], own_ground: set[str
             if place is not None and bare > (UNEXPLAINED if place in own_ground else 1.0) \
                     * chip_area:
                 beside.add(place)
-    return on_board, beside | on_board
+    return on_board, beside | on_board, under_hand
 
 
 def _bare(blob: np.ndarray, origin: tuple[int, int], pieces: list[tuple[float, float]],
