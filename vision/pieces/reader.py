@@ -333,13 +333,8 @@ def _hand_coloured(ring: Ring, look: Look, patch: Patch) -> bool:
 
 def _own_ground(ring: Ring) -> set[str]:
     """The planets beside whose boards the ground is of a player's colour (``OWN_GROUND``)."""
-    owned = set()
-    for n, (name, _) in enumerate(ring.planets):
-        beside = ring.beside_map == n + 2
-        if beside.any() and any(printed[beside].mean() >= OWN_GROUND
-                                for printed in ring.printed.values()):
-            owned.add(name)
-    return owned
+    return {name for name, shares in ring.ground_shares.items()
+            if any(share >= OWN_GROUND for share in shares.values())}
 
 
 def _unexplained(ring: Ring, look: Look, hands: list[Patch], own_ground: set[str],
@@ -389,9 +384,9 @@ def _unexplained(ring: Ring, look: Look, hands: list[Patch], own_ground: set[str
             on_board.add(names[int(on[1:].argmax())])
         else:  # beside a board: reserved tiles, each of which carries a probe that shows
             place = ring.place(centre, beside=True)
-            bare = _bare(blob, (x, y), pieces, look.radius(ring, centre))
-            if place is not None and bare > (UNEXPLAINED if place in own_ground else 1.0) \
-                    * chip_area:
+            least = (UNEXPLAINED if place in own_ground else 1.0) * chip_area
+            if place is not None and _bare(blob, (x, y), pieces,
+                                           look.radius(ring, centre)) > least:
                 beside.add(place)
     return on_board, beside | on_board, under_hand
 

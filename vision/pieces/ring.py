@@ -155,6 +155,18 @@ class Ring:
         return beside
 
     @functools.cached_property
+    def ground_shares(self) -> dict[str, dict[str, float]]:
+        """For each planet, the share of the ground beside its board that showed each
+        player's colour at the start (a blue table: 1.0 for blue)."""
+        shares: dict[str, dict[str, float]] = {}
+        for n, (name, _) in enumerate(self.planets):
+            beside = self.beside_map == n + 2
+            if beside.any():
+                shares[name] = {player: float(printed[beside].mean())
+                                for player, printed in self.printed.items()}
+        return shares
+
+    @functools.cached_property
     def printed(self) -> dict[str, np.ndarray]:
         """Where the start showed each player's colour (a board's badge, the gate's art), at
         the reference's size; the ships then on the gate were taken out of the reference."""
