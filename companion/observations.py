@@ -161,6 +161,9 @@ class Observation:
     codes: tuple[CodeSeen, ...] = field(default=(), compare=False)
     pieces: PiecesSeen | None = field(default=None, compare=False)
     """None where no ring is calibrated."""
+    moving: bool = field(default=False, compare=False)
+    """Something moved in view in this frame (a hand over the table): what is seen may be
+    proposed, but nothing is committed from it."""
 
     def to_json(self, raw: bool = False) -> dict[str, Any]:
         data: dict[str, Any] = {

@@ -14,18 +14,21 @@ It reads the debounced observation of the table view and the scan tray view toge
   flight. Where the table shows a ship, a station or the gate's probes otherwise than the
   record, and no proposal explains it, a flag says so ("the table shows the red ship on Caldera;
   the record says Hazard"); what the camera is not sure of says nothing.
+- A top up that lays no card shows nothing, but the next player's turn does: when their piece
+  is seen where an action of theirs (allowed once the turn has passed) puts it, and the player's
+  own pieces show nothing unrecorded, the top up is proposed.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.observations import (DISCARD_ZONE, GATE, TRAY_ZONE, CardSeen, Observation,
                                     PiecesSeen, TileSeen, planet_zone)
 from companion.rules import (DEVELOP, DISCOVER, SCAN, SPACE, TOP_UP, Card, Event, Fly, GameState,
-                             Inventory, Jump, MalformedEventError,
-                             Template, TopUp, is_legal, legal_events, takes_tile)
+                             Inventory, Jump, MalformedEventError, RulesError,
+                             Template, TopUp, apply, is_legal, legal_events, takes_tile)
 
 KEPT_CARDS = 2
 """Cards laid for one action that matter: a develop plays the newest two."""
@@ -59,6 +62,9 @@ class Proposal:
     tap_only: bool = False
     """What the table shows could still become another action (a card laid, the ship not
     moved yet): it waits for the players' tap, even where they chose auto-confirm."""
+    begun_by: str | None = None
+    """For a top up without discards: the next player, whose pieces on the table show that
+    their turn has begun."""
 
     @property
     def text(self) -> str:
@@ -81,11 +87,14 @@ class TrackerView:
     table, (colour, count) in the players' order: only colours it was sure of; none when it
     does not follow the pieces. Shown beside the record's standing."""
 
+    moving: bool = False
+    """Something moves over the table now: a proposal waits for the hands to leave."""
+
     @property
     def unambiguous(self) -> Proposal | None:
-        """The single proposal, when there is exactly one and it needs no tap (what
-        auto-confirm may take)."""
-        if len(self.proposals) == 1 and not self.proposals[0].tap_only:
+        """The single proposal, when there is exactly one and it needs no tap, on a table
+        nothing moves over (what auto-confirm may take)."""
+        if len(self.proposals) == 1 and not self.proposals[0].tap_only and not self.moving:
             return self.proposals[0]
         return None
 
@@ -121,6 +130,11 @@ class Tracker:
                inventory_for: str | None = None) -> TrackerView:
         """Proposals and flags for the current state. ``entering`` is the action the player
         has started by touch, if any; ``inventory_for`` the player whose tiles are being read."""
+        view = self._look(state, seen, entering, inventory_for)
+        return replace(view, moving=seen.moving) if seen.moving else view
+
+    def _look(self, state: GameState, seen: Observation, entering: str | None,
+              inventory_for: str | None) -> TrackerView:
         flags = self._sticker_flags(seen.tiles)
         if seen.pieces is not None:
             self._gate = tuple((seat.color, seen.pieces.gate[seat.color])
@@ -139,6 +153,13 @@ class Tracker:
         if len(tray) > 1:
             flags.append(Notice.of("{count} tiles in the scan tray: show one tile at a time",
                                    count=len(tray)))
+        passed = None if entering is not None else self._turn_passed(state, seen, tile)
+        if passed is not None and seen.pieces is not None:
+            after, begun = passed
+            self._follow_pieces(after, seen.pieces, begun, flags)  # flags of the turn begun
+            ending = Proposal(TopUp(0), begun_by=after.current_name,
+                              tap_only=any(_laid_unplayed(self._laid, p) for p in begun))
+            return TrackerView((ending,), tuple(flags), self._gate)
         reveal = self._reveal_seen(state, seen)
         proposals: list[Proposal] = []
         if self._laid:
@@ -266,6 +287,33 @@ class Tracker:
         flags += _reservation_flags(state, pieces, here if kinds & {SCAN, DISCOVER} else None)
         return proposals
 
+    def _turn_passed(self, state: GameState, seen: Observation, tile: TileSeen | None
+                     ) -> tuple[GameState, list[Proposal]] | None:
+        """The state after a top up without discards and the next player's actions their
+        pieces show begun, when the table shows that turn begun and nothing unrecorded of the
+        player's own; else None."""
+        pieces = seen.pieces
+        if pieces is None or TopUp(0) in self._dismissed or _acted(state, pieces):
+            return None
+        try:
+            after = apply(state, TopUp(0))
+        except RulesError:
+            return None
+        if after.ended or after.current == state.current:
+            return None
+        reveal = self._reveal_seen(after, seen)
+        if self._laid:
+            found = self._card_proposals(after, tile, reveal, None)
+        elif tile is not None:
+            found = self._tile_proposals(after, tile, reveal, None)
+        else:
+            found = []
+        moved_to = pieces.ships.get(_mover(after))
+        if not found and moved_to is not None and is_legal(after, Fly(moved_to)):
+            found = [Proposal(Fly(moved_to))]
+        begun = [p for p in found if _shown_moved(after, pieces, p.event)]
+        return (after, begun) if begun else None
+
     # -- the end -------------------------------------------------------------------------------
 
     def _inventory(self, state: GameState, player: str, tray: list[TileSeen],
@@ -310,6 +358,48 @@ def _shown_by_pieces(state: GameState, pieces: PiecesSeen, proposals: list[Propo
     if seen is not None and seen.get(mover, 0) == _reserved(state, here, state.current) + 1:
         return [p for p in proposals if p.event.type == SCAN] or proposals
     return proposals
+
+
+def _mover(state: GameState) -> str:
+    """The colour of the player whose turn it is."""
+    return state.setup.players[state.current].color
+
+
+def _shown_moved(state: GameState, pieces: PiecesSeen, event: Event) -> bool:
+    """Whether the table shows for sure the piece that ``event`` of the current player's
+    moves where it puts it: the ship of a jump or a flight at its planet, the station of a
+    develop, the probe of a scan on a tile beside the ship's planet."""
+    mover, here = _mover(state), state.players[state.current].at
+    if isinstance(event, Jump | Fly):
+        return pieces.ships.get(mover) == event.to
+    if here is None or event.type not in (DEVELOP, SCAN):
+        return False
+    planet = state.setup.planets[here].name
+    if event.type == DEVELOP:
+        return pieces.stations.get(planet) == mover and state.stacks[here].developer is None
+    seen = pieces.reserved.get(planet)
+    return seen is not None and seen.get(mover, 0) == _reserved(state, here, state.current) + 1
+
+
+def _acted(state: GameState, pieces: PiecesSeen) -> bool:
+    """Whether the table shows a piece of the current player's otherwise than the record: an
+    action of theirs not entered yet."""
+    me, mover = state.current, _mover(state)
+    if pieces.ships.get(mover, _ship_place(state, me)) != _ship_place(state, me):
+        return True
+    here = state.players[me].at
+    if here is None:
+        return False
+    planet = state.setup.planets[here].name
+    built = planet in pieces.stations and pieces.stations[planet] != _builder(state, here)
+    seen = pieces.reserved.get(planet)
+    return built or (seen is not None and seen.get(mover, 0) > _reserved(state, here, me))
+
+
+def _laid_unplayed(laid: list[Card], proposal: Proposal) -> bool:
+    """Whether a card laid on the pile is one the proposed action does not play (perhaps a
+    discard of the turn before)."""
+    return len(laid) > len(proposal.cards)
 
 
 def _as_recorded(state: GameState, pieces: PiecesSeen) -> bool:

@@ -139,6 +139,18 @@ def test_every_action_the_camera_can_propose_is_asked_in_words():
     assert proposal_source(Proposal(Fly("Ruby Red"))) == "the ship moved on the table"
 
 
+def test_a_top_up_seen_in_the_next_players_turn_is_asked_of_the_player_whose_turn_ended():
+    game = new_game(2)
+    game.play(Jump("Caldera"))
+    ann, ben = (seat.name for seat in game.state.setup.players)
+    proposal = Proposal(TopUp(0), begun_by=ben)
+    assert proposal_question(game.state, proposal) == \
+        f"{ann}'s turn is over: top up without discarding?"
+    assert proposal_source(proposal) == f"{ben}'s pieces moved on the table"
+    i18n.set_language("de")
+    assert proposal_source(proposal) == f"Figuren von {ben} auf dem Tisch versetzt"
+
+
 def test_the_core_marks_what_players_read_by_a_template_parameter_not_by_a_list_of_names():
     """A new refusal helper or error class is collected because it takes a ``Template``;
     the catalogue keeps no list of the core's private names."""

@@ -23,7 +23,7 @@ from companion.simulate import simulate
 from synthetic.pieces import ring_shoot
 from tests.conftest import setup_json
 from ui.camera import TableEyes
-from ui.demo import DemoTable, play_demo
+from ui.demo import DemoMove, DemoTable, play_demo
 from ui.preferences import Regular, load_preferences
 from ui.session import Session, same_action
 
@@ -201,6 +201,29 @@ def test_the_demo_plays_a_whole_game_through_the_pipeline_to_the_engines_scores(
     assert session.state.ended
     counts = Counter(demo.counts)
     assert counts["camera"] >= 0.4 * len(demo.script)  # most card and tile events by camera
+    assert counts["camera under a hand"] == 0
+
+
+def test_the_demo_table_goes_on_to_the_next_turn_and_the_camera_sees_the_top_up_in_it(
+        tmp_path):
+    """A jump, a top up that lays no card, and the next player's jump: the table shows the
+    jump while the top up waits, and the camera proposes the top up from it."""
+    game = simulate(98, 2)
+    assert [e.type for e in game.events[:3]] == ["jump", "top_up", "jump"]
+    demo = DemoTable(game.setup, list(game.events[:3]), 98)
+    session = Session(Library(tmp_path))
+    session.start(demo.setup)
+    moves: list[DemoMove] = []
+    moved = demo.moved
+
+    def noted(move: DemoMove, ok: bool) -> None:
+        moves.append(move)
+        moved(move, ok)
+    demo.moved = noted  # type: ignore[method-assign]
+    play_demo(demo, session)
+    assert [(m.how, m.event) for m in moves] == [("camera", e) for e in game.events[:3]]
+    second = game.setup.players[1 - game.setup.first_index].name
+    assert moves[1].proposal is not None and moves[1].proposal.begun_by == second
 
 
 class _WorkedEyes(TableEyes):

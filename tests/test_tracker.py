@@ -291,3 +291,47 @@ def test_a_disagreement_is_said_in_the_players_language():
         assert "astronave (blu)" in notice_text(view.flags[0])
     finally:
         i18n.set_language("en")
+
+
+def test_the_next_player_beginning_their_turn_proposes_the_top_up_no_camera_sees():
+    """Ann tops up without discarding as her second action: nothing changes on the table, but
+    Bob's jump does, and it is allowed only once her turn is over."""
+    game = new_game(2)
+    state = play(game, {"type": "jump", "to": "Freezer"})  # Ann, red: her first action
+    bob = state.setup.players[1].name
+    jumped = Observation(cards=(card("B3/G2"),), pieces=pieces(
+        {"red": "Freezer", "blue": "Caldera"}, {"red": 1, "blue": 1}))
+    tracker = Tracker()
+    view = tracker.update(state, jumped)
+    assert [p.event for p in view.proposals] == [TopUp(0)]
+    assert view.proposals[0].begun_by == bob and view.unambiguous is not None
+    assert view.flags == ()  # Bob's ship and probe are his turn's, no disagreement
+    state = play(game, {"type": "top_up"})
+    view = tracker.update(state, jumped)
+    assert [p.event for p in view.proposals] == [Jump("Caldera", Card.parse("B3/G2"))]
+
+
+def test_no_top_up_is_proposed_while_the_players_own_pieces_show_an_action_not_entered():
+    game = new_game(2)
+    state = play(game, {"type": "jump", "to": "Freezer"})
+    both_moved = Observation(pieces=pieces({"red": "Green Heggar", "blue": "Caldera"},
+                                           {"red": 1, "blue": 1}))
+    assert [p.event for p in Tracker().update(state, both_moved).proposals] == [
+        Fly("Green Heggar")]
+    # her first action: a top up leaves the turn hers, so Bob's ship says nothing of one
+    first = new_game(2)
+    flown = Observation(cards=(card("B3/G2"),), pieces=pieces({"red": GATE, "blue": "Caldera"}))
+    view = Tracker().update(first.state, flown)
+    assert TopUp(0) not in [p.event for p in view.proposals]
+    assert "the table shows the blue ship on Caldera; the record says gate" in words(view.flags)
+
+
+def test_a_proposal_seen_while_a_hand_moves_over_the_table_waits_for_a_tap_or_stillness():
+    state = play(new_game(2), {"type": "jump", "to": "Freezer"})
+    ships = pieces({"red": "Freezer", "blue": "Caldera"}, {"red": 1, "blue": 1})
+    still = Tracker().update(state, Observation(cards=(card("B3/G2"),), pieces=ships))
+    assert still.unambiguous is not None and not still.moving
+    moving = Observation(cards=(card("B3/G2"),), pieces=ships, moving=True)
+    view = Tracker().update(state, moving)
+    assert view.proposals == still.proposals and view.moving
+    assert view.unambiguous is None

@@ -70,7 +70,8 @@ class TableEyes:
         self._tray_waiting = heavy and self.tray.heavy_waiting
         seen, tray = table_result.stable, tray_result.stable
         return Observation(seen.cards + tray.cards, seen.tiles + tray.tiles, seen.markers,
-                           seen.problems + tray.problems, pieces=seen.pieces)
+                           seen.problems + tray.problems, pieces=seen.pieces,
+                           moving=seen.moving or tray.moving)
 
 
 @dataclass

@@ -8,8 +8,10 @@ So a newcomer watches the whole loop, and the tests can count how much of a game
 carried.
 
 The camera thread only reads frames; the table waits for the player (it does not show the next
-action before the last one was entered). The player decides on the app's thread, where every
-change to the game is made. A player's own touch pauses the demo for good: the table is theirs.
+action before the last one was entered), but for a top up that lays no card: no camera sees
+one, and at a table the next player just plays on, so the table shows their action while the top
+up waits to be entered. The player decides on the app's thread, where every change to the game
+is made. A player's own touch pauses the demo for good: the table is theirs.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from companion.observations import Observation
-from companion.rules import End, Event, Inventory, Redo, Setup, Undo
+from companion.rules import (Develop, Discover, End, Event, Fly, Inventory, Jump, Redo, Scan,
+                             Setup, TopUp, Undo)
 from vision.config import Calibration
 from vision.pieces import Ring, RingNotFound, find_ring
 from companion.simulate import simulate
@@ -92,12 +95,23 @@ class DemoTable:
             if render:
                 self._waiting = upcoming
             if not self.paused:
-                if self._waiting is not None and self._waiting.event_index <= self._next:
+                if self._waiting is not None and \
+                        self._waiting.event_index <= self._next + self._played_on():
                     self._current, self._waiting = self._waiting, None
                 current = self._current
-                if current is not None and current.settled and current.event_index == self._next:
-                    self._settled += 1  # camera frames the table has shown the action still
+                if current is not None and current.event_index >= self._next:
+                    # camera frames the table has shown the action still since a hand left it
+                    self._settled = self._settled + 1 if current.settled else 0
             return None if self._current is None else self._current.table
+
+    def _played_on(self) -> int:
+        """1 when the next event is a top up that lays no card and an action follows it: the
+        table goes on to that action (the next player's); else 0."""
+        if self._next + 1 >= len(self.script):
+            return 0
+        event, following = self.script[self._next], self.script[self._next + 1]
+        return int(isinstance(event, TopUp) and not event.discard
+                   and isinstance(following, Jump | Fly | Scan | Develop | Discover))
 
     def read_tray(self) -> np.ndarray | None:
         with self._lock:
@@ -136,6 +150,8 @@ class DemoTable:
             settled = self._settled
         if isinstance(event, Undo | Redo | End):
             return DemoMove(event, "touch")
+        if view.moving:
+            return None  # a player taps once the hands have left the table
         for proposal in view.proposals:
             if _matches(proposal.event, event):
                 confirmed = proposal.event

@@ -304,6 +304,9 @@ def proposal_question(state: GameState, proposal: Proposal) -> str:
         return _("Jump to {planet}?").format(planet=event.to)
     if isinstance(event, Fly):
         return _("Fly to {planet}?").format(planet=event.to)
+    if isinstance(event, TopUp) and proposal.begun_by is not None:
+        return _("{player}'s turn is over: top up without discarding?").format(
+            player=state.current_name)
     if isinstance(event, TopUp):
         return ngettext("Top up, discarding {count} card?", "Top up, discarding {count} cards?",
                         event.discard).format(count=event.discard)
@@ -333,7 +336,9 @@ def proposal_source(proposal: Proposal) -> str:
     if proposal.tiles_shown:
         parts.append(ngettext("{count} tile in the scan tray", "{count} tiles in the scan tray",
                               proposal.tiles_shown).format(count=proposal.tiles_shown))
-    if isinstance(proposal.event, Fly):
+    if proposal.begun_by is not None:
+        parts.append(_("{player}'s pieces moved on the table").format(player=proposal.begun_by))
+    elif isinstance(proposal.event, Fly):
         parts.append(_("the ship moved on the table"))
     return _(" and ").join(parts)
 

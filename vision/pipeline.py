@@ -208,8 +208,8 @@ class Pipeline:
             self._update_markers(gray)
         stepped = self._follow_pieces(bgr, moving=bool(boxes), busy=card_area or not heavy)
         raw = _observation(self._found, self._marker_list)
-        return PipelineResult(raw, self._debounced(self._found), reads, len(self._waiting),
-                              stepped, card_area)
+        return PipelineResult(raw, self._debounced(self._found, moving=bool(boxes)), reads,
+                              len(self._waiting), stepped, card_area)
 
     @property
     def heavy_waiting(self) -> bool:
@@ -275,11 +275,11 @@ class Pipeline:
         elif self._rectification is None:
             self._rectification = self._calibrated(gray.shape)
 
-    def _debounced(self, found: list[_Found]) -> Observation:
+    def _debounced(self, found: list[_Found], moving: bool = False) -> Observation:
         tiles = self._tiles.update({f.tile.payload: f.tile for f in found if f.tile})
         cards = self._cards.update({(f.card.code, f.card.zone): f.card for f in found if f.card})
         return Observation(tuple(cards.values()), tuple(tiles.values()),
-                           tuple(self._marker_list), pieces=self._pieces)
+                           tuple(self._marker_list), pieces=self._pieces, moving=moving)
 
     def _calibrated(self, shape: tuple[int, ...]) -> Rectification | None:
         """The homography saved at calibration, when the frame has the calibrated size."""
