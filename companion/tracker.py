@@ -26,12 +26,13 @@ from typing import Any
 
 from companion.observations import (DISCARD_ZONE, GATE, TRAY_ZONE, CardSeen, Observation,
                                     PiecesSeen, TileSeen, planet_zone)
-from companion.rules import (DEVELOP, DISCOVER, SCAN, SPACE, TOP_UP, Card, Event, Fly, GameState,
-                             Inventory, Jump, MalformedEventError, RulesError,
+from companion.rules import (DEVELOP, DISCOVER, FLY, JUMP, SCAN, SPACE, TOP_UP, Card, Event, Fly,
+                             GameState, HAND_SIZE, Inventory, Jump, MalformedEventError, RulesError,
                              Template, TopUp, apply, is_legal, legal_events, takes_tile)
 
-KEPT_CARDS = 2
-"""Cards laid for one action that matter: a develop plays the newest two."""
+KEPT_CARDS = HAND_SIZE
+"""Cards laid for one action that matter: a develop plays the newest two, a top up may
+discard a whole hand."""
 
 
 @dataclass(frozen=True)
@@ -110,8 +111,12 @@ class Tracker:
     """Cards seen laid on the pile and not yet played by an action, newest last."""
     _top: str | None = None
     """The code last seen on top of the pile."""
-    _accounted: str | None = None
-    """The pile's top card when an action last played cards: it is not news any more."""
+    _accounted: set[str | None] = field(default_factory=set)
+    """Pile tops that are not news: the top when an action last played cards; after an undo
+    took cards back, that top still (the players may leave the card lying) and the top there
+    was before the action undone (they may pick it up)."""
+    _tops: dict[int, str | None] = field(default_factory=dict)
+    """The pile's top when the record's count of cards played last reached each count."""
     _played: int | None = None
     """The record's count of cards played when the tracker last looked."""
     _tile_kinds: dict[int, str] = field(default_factory=dict)
@@ -176,9 +181,10 @@ class Tracker:
                                        number=f"{tile.tile_id:02d}",
                                        player=state.current_name))
         if seen.pieces is not None:
+            uses = proposals
             proposals = self._follow_pieces(state, seen.pieces, proposals, flags)
             if self._laid and tile is None and entering is None and not reveal \
-                    and _as_recorded(state, seen.pieces):
+                    and _ruled_out(state, seen.pieces, uses):
                 proposals = _discarding(state, self._laid)
         proposals = [p for p in proposals if p.event not in self._dismissed]
         return TrackerView(tuple(proposals), tuple(flags), self._gate)
@@ -189,15 +195,20 @@ class Tracker:
         """A card newly on top of the pile is laid for the action being taken; once the
         record says cards were played, the pile as it lies is accounted for."""
         top = _top_card(seen.cards)
+        lying = top.code if top is not None else self._top
         if self._played is not None and state.cards_played > self._played:
-            self._accounted = top.code if top is not None else self._top
+            self._accounted = {lying}
+            self._tops[state.cards_played] = lying
+        elif self._played is not None and state.cards_played < self._played:
+            self._accounted = {lying, self._tops.get(state.cards_played)}
+        if self._played is not None and state.cards_played != self._played:
             self._laid.clear()
             self._dismissed = set()
         self._played = state.cards_played
         if top is None:
             return
         self._top = top.code
-        if top.code == self._accounted or (self._laid and self._laid[-1].code == top.code):
+        if top.code in self._accounted or (self._laid and self._laid[-1].code == top.code):
             return
         try:
             card = Card.parse(top.code)
@@ -402,22 +413,28 @@ def _laid_unplayed(laid: list[Card], proposal: Proposal) -> bool:
     return len(laid) > len(proposal.cards)
 
 
-def _as_recorded(state: GameState, pieces: PiecesSeen) -> bool:
-    """Whether the table shows, for sure, every piece of the player's an action could have
-    moved as the record has it: the ship in its place (no fly, no jump: each moves it, and a
-    jump's probe goes with it, so the gate's count adds nothing), and at the ship's planet
-    their station and their probes on tiles. Then a card laid played no jump, scan or
-    develop."""
-    me, mover = state.current, state.setup.players[state.current].color
-    if pieces.ships.get(mover) != _ship_place(state, me):
+def _ruled_out(state: GameState, pieces: PiecesSeen, uses: list[Proposal]) -> bool:
+    """Whether the table shows, for sure, that the cards laid were put to none of ``uses``
+    (the actions they allow) and to no develop they may be the first card of: the pieces such
+    an action moves stand as the record has them. The ship in its place rules out a jump (a
+    jump's probe goes with it, so the gate's count adds nothing); the player's station at the
+    ship's planet a develop; their probes on tiles there a scan. A discover plays no card."""
+    me, mover = state.current, _mover(state)
+    kinds = {use.event.type for use in uses}
+    if any(legal_events(state, kind=DEVELOP)):
+        kinds.add(DEVELOP)  # a develop's first card allows nothing yet
+    if kinds & {JUMP, FLY} and pieces.ships.get(mover) != _ship_place(state, me):
         return False
     here = state.players[me].at
     if here is None:
-        return True
+        return not kinds & {SCAN, DEVELOP}
     planet = state.setup.planets[here].name
-    return (planet in pieces.stations and pieces.stations[planet] == _builder(state, here)
-            and planet in pieces.reserved
-            and pieces.reserved[planet].get(mover, 0) == _reserved(state, here, me))
+    if DEVELOP in kinds and (planet not in pieces.stations
+                             or pieces.stations[planet] != _builder(state, here)):
+        return False
+    seen = pieces.reserved.get(planet)
+    return SCAN not in kinds or (seen is not None
+                                 and seen.get(mover, 0) == _reserved(state, here, me))
 
 
 def _discarding(state: GameState, laid: list[Card]) -> list[Proposal]:

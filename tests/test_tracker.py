@@ -61,6 +61,22 @@ def test_an_undo_does_not_bring_back_a_played_card():
     assert tracker.update(game.state, seen(card("B1/G4"))).proposals == ()
 
 
+def test_after_an_undo_the_card_before_on_the_pile_again_is_no_news():
+    """The players pick up the card of the action undone: the card under it, played by the
+    action before, shows again, and is not a card laid."""
+    tracker, game = Tracker(), new_game(2)
+    tracker.update(game.state, seen(card("B1/G4")))
+    play(game, {"type": "jump", "to": "Freezer", "card": "B1/G4"})
+    tracker.update(game.state, seen(card("B1/G4")))
+    assert tracker.update(game.state, seen(card("B1/O1"))).proposals  # a jump to Hazard
+    play(game, {"type": "jump", "to": "Hazard", "card": "B1/O1"})
+    tracker.update(game.state, seen(card("B1/O1")))
+    play(game, {"type": "undo"})
+    assert tracker.update(game.state, seen(card("B1/O1"))).proposals == ()  # left lying
+    assert tracker.update(game.state, seen(card("B1/G4"))).proposals == ()  # picked up
+    assert tracker.update(game.state, seen(card("G2/O2"))).proposals  # and a new card is news
+
+
 def test_a_discard_is_proposed_only_while_a_top_up_is_entered():
     tracker, game = Tracker(), new_game(2)
     view = tracker.update(game.state, seen(card("G1/O2")))
@@ -246,6 +262,27 @@ def test_a_card_laid_with_every_piece_as_recorded_is_a_discard_proposed_for_a_ta
     not_seen = pieces({}, {"red": 1}, {"Caldera": None}, {"Caldera": {}})  # the ship unsure
     view = Tracker().update(state, Observation(cards=laid, pieces=not_seen))
     assert {p.event.type for p in view.proposals} == {"jump", "scan"}
+
+
+def test_a_card_is_a_discard_once_the_pieces_rule_out_every_action_it_allows():
+    """Only the uses a card has need ruling out: a card that allows a jump alone is a
+    discard while the ship stands still, whatever is unsure at its planet; three cards laid
+    one after the other are three discards."""
+    game, tracker = new_game(2), Tracker()
+    tracker.update(game.state, seen(card("B1/G4")))
+    state = play(game, {"type": "jump", "to": "Freezer", "card": "B1/G4"})
+    tracker.update(state, seen(card("B1/G4")))
+    ship_still = pieces({"red": "Freezer"})  # nothing seen for sure at Freezer
+    view = tracker.update(state, Observation(cards=(card("B1/O1"),), pieces=ship_still))
+    assert [p.event for p in view.proposals] == [TopUp(1, (Card.parse("B1/O1"),))]
+    assert view.proposals[0].tap_only
+    for code in ("G1/O1", "B2/O3"):
+        view = tracker.update(state, Observation(cards=(card(code),), pieces=ship_still))
+    assert [p.event for p in view.proposals] == [
+        TopUp(3, tuple(Card.parse(c) for c in ("B1/O1", "G1/O1", "B2/O3")))]
+    # a card that may be a scan of Freezer is no discard while its tiles are not seen
+    scan_card = Observation(cards=(card("G2/O2"),), pieces=ship_still)
+    assert {p.event.type for p in Tracker().update(state, scan_card).proposals} == {"scan"}
 
 
 def test_probes_beside_a_planet_the_record_does_not_have_are_said():
