@@ -390,6 +390,24 @@ def test_a_probe_the_colour_of_the_table_leaves_its_planets_reservations_unknown
     assert any(p.message.startswith(f"something beside {planet}") for p in problems)
 
 
+@pytest.mark.parametrize(("seed", "photo", "planet", "colour"), [(8001, 0, "Hazard", "blue"),
+                                                               (8012, 1, "Hazard", "blue")])
+def test_probes_on_tiles_seen_larger_than_a_flat_chip_are_counted(seed, photo, planet, colour):
+    """Dev tables: two probes on tiles beside the planet, each alone on its tile, seen with
+    its rim and shadow about 1.2 times a chip's area. The gate's bound for a chip's area
+    (where more says a chip hides under it) left the planet's reservations out, and its
+    station with them."""
+    shoot = ring_shoot(seed, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, hand = shoot.games[photo]
+    assert hand is None and truth.reserved[planet][colour] == 2
+    seen, problems = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    assert seen.reserved.get(planet) == truth.reserved[planet]
+    assert planet in seen.stations
+    assert not any(p.message == f"{colour} is not clear on {planet}" for p in problems)
+
+
 def test_a_ship_beside_a_dark_piece_not_made_out_is_still_placed():
     """Dev table 8142, photo 1: the black ship on Planet 6, on the board's dark navy, is no
     black the camera can be sure of, so Planet 6 shows something of no colour; the red ship

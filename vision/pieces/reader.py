@@ -64,8 +64,14 @@ THICKEST = 1.3
 is). A thicker patch, or one more ragged than chips (``HEAP``: a shadow's edge, art under
 changed light, half a piece under a hand) leaves its colour unknown where it lies."""
 AREA_PER_CHIP = (0.6, 1.15)
-"""Chips counted at a place cover this much of a chip's area each, at the least (heaps,
+"""Chips counted on the gate cover this much of a chip's area each, at the least (heaps,
 stacks) and the most; outside it the count is not sure."""
+AREA_PER_PROBE = (0.6, 1.5)
+"""The same beside a board, where each probe lies alone on its tile (a patch of two discs
+there is not counted) and nothing hides under it: its rim and shadow, seen from a tilted
+camera, make it up to half as large again as a chip's disc (dev tables 8000-8069: of the
+planets whose reservations were left out for their probes' areas alone, 71 were counted right
+at 1.15-1.48 chips a probe, none wrong)."""
 OWN_GROUND = 0.5
 """Beside a board whose ground showed a player's colour over at least this share at the
 start (a blue player at a blue table), a probe of that colour on a reserved tile may not
@@ -258,7 +264,8 @@ def _chips(bgr: np.ndarray, ring: Ring, look: Look, shipped: list[Patch],
             counted[0] += count
             counted[1] += patch.area / (math.pi * radius ** 2)
     for (place, player), (count, area) in tally.items():
-        if not AREA_PER_CHIP[0] <= area / count <= AREA_PER_CHIP[1]:
+        least, most = AREA_PER_CHIP if place == GATE else AREA_PER_PROBE
+        if not least <= area / count <= most:
             unsure.add((place, player))  # the discs and the area tell different counts
     return tally, built
 
