@@ -408,6 +408,33 @@ def test_probes_on_tiles_seen_larger_than_a_flat_chip_are_counted(seed, photo, p
     assert not any(p.message == f"{colour} is not clear on {planet}" for p in problems)
 
 
+@pytest.mark.parametrize(("seed", "planet"), [(8050, "Freezer"), (8058, "Hazard")])
+def test_a_round_chip_wholly_off_a_board_is_a_probe_on_a_tile_that_hardly_shows(seed, planet):
+    """Dev tables, photo 0: a green probe on a tile beside the planet, its middle more than
+    a chip's radius beyond the board's edge; the tile around it showed too little change to
+    be seen, and the probe was left unsure as "on no tile", and the planet with it."""
+    shoot = ring_shoot(seed, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, hand = shoot.games[0]
+    assert hand is None and truth.reserved[planet]["green"] == 2
+    seen, _ = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    assert seen.reserved.get(planet) == truth.reserved[planet]
+
+
+def test_a_chip_at_a_boards_edge_is_no_station_for_sure():
+    """Dev table 8256, photo 0: black probes on tiles at Planet 10's corner, one of them
+    reaching over the board's edge: it was read as a black station where there is none."""
+    shoot = ring_shoot(8256, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, _ = shoot.games[0]
+    assert truth.stations["Planet 10"] is None and truth.reserved["Planet 10"]["black"] == 2
+    seen, problems = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    assert "Planet 10" not in seen.stations
+    assert any(p.message == "black is not clear on Planet 10" for p in problems)
+
+
 def test_a_ship_beside_a_dark_piece_not_made_out_is_still_placed():
     """Dev table 8142, photo 1: the black ship on Planet 6, on the board's dark navy, is no
     black the camera can be sure of, so Planet 6 shows something of no colour; the red ship

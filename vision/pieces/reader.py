@@ -97,6 +97,18 @@ AROUND = 24
 ON_TILE = 0.6
 """A chip lies on a tile when this share of the points ``TILE_RING`` chip radii around its
 middle is new (a tile's edge reaches about half a chip beyond its probe)."""
+STATION_INSIDE = 1.5
+"""A station stands on its board: a chip whose middle lies fewer of its radii than this
+within the board's edge is not surely one (dev tables 8000-8069 and 8140-8209: of 285 chips
+taken for stations, the 9 that near the edge were none, probes on tiles reaching over it; the
+nearest station right was farther in)."""
+OFF_BOARD = 1.2
+"""A round chip whose middle lies this many of its radii beyond a board's edge lies wholly
+off the board: no station; beside it, a probe on a reserved tile, even where the tile shows
+too little change around it (a tile much like the table, the chip near its edge). Dev tables
+8000-8069: of 73 chips beside boards left unsure as on no tile, the round ones this far off
+were all probes on tiles; the fragments and long pieces (shadows, ship parts) among them
+stay unsure by their shape and area."""
 TILE_REACH = 1.8
 """A reserved tile reaches about this many chip radii from its probe's middle."""
 UNEXPLAINED = 0.3
@@ -243,13 +255,18 @@ def _chips(bgr: np.ndarray, ring: Ring, look: Look, shipped: list[Patch],
             continue
         count, beyond = discs(patch, radius)
         inside = ring.inside(place, patch.centre)  # how far within its board, in pixels
-        on_tile = place != GATE and inside < radius and _on_tile(look, patch, radius)
+        on_tile = place != GATE and inside < radius and (
+            (inside <= -OFF_BOARD * radius and patch.elongation <= ROUND)
+            or _on_tile(look, patch, radius))
         on_board = place != GATE and not on_tile and inside >= 0
         if (on_board and patch.elongation > ROUND) or beyond > BEYOND_DISCS:
             # no station (part of a ship, two things), or no chips alone (one run into a tile)
             unsure.add((place, patch.player))
         elif on_board and count:
-            built[place].add(patch.player)
+            if inside >= STATION_INSIDE * radius:
+                built[place].add(patch.player)
+            else:  # at the board's edge: a station, or a probe on a tile reaching over it?
+                unsure.add((place, patch.player))
         elif place != GATE and not on_tile:  # beside a board, yet on no tile: at its edge
             unsure.add((place, patch.player))
         elif count:
