@@ -355,11 +355,12 @@ def test_a_chip_lying_on_another_on_the_gate_leaves_the_count_unsure_not_short(
     assert any(p.message == f"{colour} is not clear on gate" for p in problems)
 
 
-def test_two_stations_on_one_board_leave_its_reserved_tiles_unread_too():
+def test_probes_on_tiles_a_board_was_found_taking_in_are_no_stations():
     """Dev table 8172, photo 1: Caldera's board was found taking in the tiles beside it,
     with two blue and two yellow probes on them. Their chips lay on the board as found, so
-    they were read as two stations, which cannot be; and the board's reserved tiles as
-    holding none. Two stations leave the planet's reservations out as well."""
+    they were read as two stations, and the board's reserved tiles as holding none. Near the
+    board's edge a chip is no station for sure; were they farther in, two stations, which
+    cannot be, would leave the planet out all the same."""
     shoot = ring_shoot(8172, 2, 0.3)
     ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
     frame, truth, _ = shoot.games[1]
@@ -367,7 +368,9 @@ def test_two_stations_on_one_board_leave_its_reserved_tiles_unread_too():
     seen, problems = read_pieces(frame.image, ring)
     assert seen is not None and wrong_reads(seen, truth) == []
     assert "Caldera" not in seen.reserved and "Caldera" not in seen.stations
-    assert any(p.message == "Caldera shows stations of blue and yellow" for p in problems)
+    said = {p.message for p in problems}
+    assert "Caldera shows stations of blue and yellow" in said or \
+        {"blue is not clear on Caldera", "yellow is not clear on Caldera"} <= said
 
 
 @pytest.mark.parametrize(("seed", "photo", "planet"), [(8019, 1, "Freezer"),
