@@ -79,7 +79,8 @@ def test_every_screen_and_state_is_whole_and_touchable(tmp_path, size, languages
     shots = set(result["shots"])
     for state in ("home", "settings", "setup-players", "setup-ring", "play-start",
                   "play-refused", "play-mid", "play-jump", "play-top-up", "play-tile-dialog",
-                  "play-proposal", "play-proposals", "play-camera-gate", "play-end-guard",
+                  "play-proposal", "play-proposal-turn-over", "play-proposals",
+                  "play-camera-gate", "play-end-guard",
                   "play-planet",
                   "play-player", "play-legend", "end-tiles", "end-results", "end-qr", "history",
                   "box", "calibration"):

@@ -466,6 +466,12 @@ def every_state():  # type: ignore[no-untyped-def]
         "proposal").question)
     result.setdefault("question_font", {})[LANGUAGE] = question.font_size / app.scale
     result.setdefault("proposed_targets", {})[LANGUAGE] = [[list(play.targets), [jump.to]]]
+    # a top up no camera sees, proposed from the next player's turn begun on the table
+    seats = state.setup.players
+    following = seats[(state.current + 1) % len(seats)].name
+    app.view = TrackerView((Proposal(TopUp(0), begun_by=following),))
+    yield from settle()
+    shot("play-proposal-turn-over")
     scans = [Proposal(e, cards=(_card("G2/O1"),)) for e in play._legal.get("jump", [])[:3]]
     app.view = TrackerView(tuple(scans))
     yield from settle()
