@@ -104,11 +104,14 @@ class TablePlayback:
             self.scene.remove(thing)
 
     def _show_tiles(self, kinds: Sequence[str]) -> None:
+        """The tiles laid in the tray, three to a row; from a tenth on (a player's tiles at
+        the end), four to a row, up to twelve."""
         self._clear_tray()
-        x0, y0, _, _ = self._tray_box()
-        for k, kind in enumerate(kinds[:9]):
-            cx = x0 + 45 + (k % 3) * 50
-            cy = y0 + 50 + (k // 3) * 50
+        x0, y0, width, _ = self._tray_box()
+        columns = 3 if len(kinds) <= 9 else 4
+        for k, kind in enumerate(kinds[:3 * columns]):
+            cx = x0 + (45 + (k % 3) * 50 if columns == 3 else (k % 4 + 0.5) * width / 4)
+            cy = y0 + 50 + (k // columns) * 50
             self.scene.add_tile(self._sticker(kind), (cx, cy), self._rng.uniform(-25, 25),
                                 sticker_mm=STICKER_MM, tile_mm=32.0)
 

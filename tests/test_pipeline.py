@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from companion.observations import StickerPayload
-from companion.rules import Card
+from companion.rules import Card, Inventory
 from companion.simulate import simulate
 from vision.changes import ChangeTracker
 from vision.config import Calibration
@@ -102,6 +102,23 @@ def test_a_simulated_game_on_the_synthetic_table_is_read_back_without_misread():
     assert read_cards <= shown_cards and read_tiles <= shown_tiles  # nothing invented
     assert len(read_cards) >= 0.9 * len(shown_cards) and len(shown_cards) >= 10
     assert read_tiles == shown_tiles and len(shown_tiles) >= 5
+
+
+def test_a_players_tiles_at_the_end_are_all_shown_in_the_tray_and_read():
+    """Eleven tiles, more than the tray's three rows of three: laid four to a row, each
+    one's sticker is read from the tray view."""
+    game = simulate(21, 2)
+    kinds = ("WAT", "MIN-B", "MIN-P", "WAT", "ALI-N", "SPC", "WAT", "MED", "MAT-G", "MIN-R",
+             "ALI-B")
+    playback = TablePlayback(game.setup, [Inventory(game.setup.players[0].name, kinds)],
+                             seed=4, frames_per_event=4)
+    tray = Pipeline(demo_calibration())
+    frames = list(playback)
+    for frame in frames + [frames[-1]] * 20:  # the tray left still: each window in turn
+        seen = tray.process(frame.tray).stable
+    shown = [t for t in frames[-1].tray_truth if t.kind == "tile"]
+    assert len(shown) == 11
+    assert sorted(t.kind for t in seen.tiles) == sorted(kinds)
 
 
 def test_a_deck_taught_while_the_camera_runs_is_read_from_the_next_frame_on():
