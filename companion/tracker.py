@@ -112,9 +112,10 @@ class Tracker:
     _top: str | None = None
     """The code last seen on top of the pile."""
     _accounted: set[str | None] = field(default_factory=set)
-    """Pile tops that are not news: the top when an action last played cards; after an undo
-    took cards back, that top still (the players may leave the card lying) and the top there
-    was before the action undone (they may pick it up)."""
+    """Pile tops that are not news: the top when an action last played cards, and the top
+    last seen at that count of cards played (a redo's card, laid again); after an undo took
+    cards back, that top still (the players may leave the card lying) and the top there was
+    before the action undone (they may pick it up)."""
     _tops: dict[int, str | None] = field(default_factory=dict)
     """The pile's top when the record's count of cards played last reached each count."""
     _played: int | None = None
@@ -197,7 +198,8 @@ class Tracker:
         top = _top_card(seen.cards)
         lying = top.code if top is not None else self._top
         if self._played is not None and state.cards_played > self._played:
-            self._accounted = {lying}
+            # a redo plays again the cards of an action undone: they may show again
+            self._accounted = {lying, self._tops.get(state.cards_played)}
             self._tops[state.cards_played] = lying
         elif self._played is not None and state.cards_played < self._played:
             self._accounted = {lying, self._tops.get(state.cards_played)}

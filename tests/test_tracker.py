@@ -75,6 +75,10 @@ def test_after_an_undo_the_card_before_on_the_pile_again_is_no_news():
     assert tracker.update(game.state, seen(card("B1/O1"))).proposals == ()  # left lying
     assert tracker.update(game.state, seen(card("B1/G4"))).proposals == ()  # picked up
     assert tracker.update(game.state, seen(card("G2/O2"))).proposals  # and a new card is news
+    play(game, {"type": "redo"})
+    tracker.update(game.state, seen(card("B1/G4")))  # the table not laid again yet
+    view = tracker.update(game.state, seen(card("B1/O1")))  # the redone jump's card laid again
+    assert view.proposals == ()
 
 
 def test_a_discard_is_proposed_only_while_a_top_up_is_entered():
