@@ -69,9 +69,9 @@ stacks) and the most; outside it the count is not sure."""
 AREA_PER_PROBE = (0.6, 1.5)
 """The same beside a board, where each probe lies alone on its tile (a patch of two discs
 there is not counted) and nothing hides under it: its rim and shadow, seen from a tilted
-camera, make it up to half as large again as a chip's disc (dev tables 8000-8069: of the
-planets whose reservations were left out for their probes' areas alone, 71 were counted right
-at 1.15-1.48 chips a probe, none wrong)."""
+camera, make it up to half as large again as a chip's disc (dev tables 8000-8069: 71 counts
+of a colour's probes beside a planet left out for their area alone were right, at 1.15-1.48
+chips a probe; the 2 wrong at such areas are left out by other rules)."""
 OWN_GROUND = 0.5
 """Beside a board whose ground showed a player's colour over at least this share at the
 start (a blue player at a blue table), a probe of that colour on a reserved tile may not
