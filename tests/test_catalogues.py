@@ -148,7 +148,7 @@ def test_a_top_up_seen_in_the_next_players_turn_is_asked_of_the_player_whose_tur
         f"{ann}'s turn is over: top up without discarding?"
     assert proposal_source(proposal) == f"{ben}'s pieces moved on the table"
     i18n.set_language("de")
-    assert proposal_source(proposal) == f"Figuren von {ben} auf dem Tisch versetzt"
+    assert proposal_source(proposal) == f"Figuren von {ben} bewegt"
 
 
 def test_the_core_marks_what_players_read_by_a_template_parameter_not_by_a_list_of_names():
