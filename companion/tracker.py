@@ -321,10 +321,8 @@ class Tracker:
             found = self._tile_proposals(after, tile, reveal, None)
         else:
             found = []
-        moved_to = pieces.ships.get(_mover(after))
-        if not found and moved_to is not None and is_legal(after, Fly(moved_to)):
-            found = [Proposal(Fly(moved_to))]
-        begun = [p for p in found if _shown_moved(after, pieces, p.event)]
+        begun = [p for p in _shown_by_pieces(after, pieces, found)
+                 if _shown_moved(after, pieces, p.event)]
         return (after, begun) if begun else None
 
     # -- the end -------------------------------------------------------------------------------
@@ -348,29 +346,16 @@ class Tracker:
 
 def _shown_by_pieces(state: GameState, pieces: PiecesSeen, proposals: list[Proposal]
                      ) -> list[Proposal]:
-    """The proposals that what the table shows of the player's pieces leads to: the jump to
-    where the ship now stands (or the flight there, with no card laid); the develop when a
-    station of theirs stands where the record has none; the scan when one more of their
-    probes lies on a tile beside the ship's planet. All of them where the pieces say nothing."""
-    mover = state.setup.players[state.current].color
-    seen_at = pieces.ships.get(mover)
-    if seen_at is not None and seen_at != _ship_place(state, state.current):
-        leading = [p for p in proposals if getattr(p.event, "to", None) == seen_at]
-        if leading:
-            return leading
-        if not proposals and is_legal(state, Fly(seen_at)):
-            return [Proposal(Fly(seen_at))]
-        return proposals
-    here = state.players[state.current].at
-    if here is None:
-        return proposals
-    planet = state.setup.planets[here].name
-    if pieces.stations.get(planet) == mover and state.stacks[here].developer is None:
-        return [p for p in proposals if p.event.type == DEVELOP] or proposals
-    seen = pieces.reserved.get(planet)  # a planet seen names every colour beside it
-    if seen is not None and seen.get(mover, 0) == _reserved(state, here, state.current) + 1:
-        return [p for p in proposals if p.event.type == SCAN] or proposals
-    return proposals
+    """The proposals that what the table shows of the player's pieces leads to
+    (``_shown_moved``): the jump to where the ship now stands (or the flight there, with no
+    card laid); the develop when a station of theirs stands where the record has none; the
+    scan when one more of their probes lies on a tile beside the ship's planet. All of them
+    where the pieces say nothing."""
+    seen_at = pieces.ships.get(_mover(state))
+    if seen_at is not None and seen_at != _ship_place(state, state.current) \
+            and not proposals and is_legal(state, Fly(seen_at)):
+        return [Proposal(Fly(seen_at))]
+    return [p for p in proposals if _shown_moved(state, pieces, p.event)] or proposals
 
 
 def _mover(state: GameState) -> str:
