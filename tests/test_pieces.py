@@ -284,6 +284,23 @@ def test_a_gate_no_way_of_seeing_shows_is_the_middle_of_the_planets_as_far_as_th
     assert any(p.message == "red is not clear on gate" for p in problems)
 
 
+def test_black_is_learned_from_the_black_ship_not_from_dark_art_at_the_gates_edge():
+    """Dev table 8027: at the start, a patch of the table's dark art at the gate's edge was
+    as large as a ship, and nearer the ships' size than the black ship itself; black was
+    learned from it (a grey as light as the ground). Left in the start's picture, the black
+    ship, once gone, was something on the gate of no colour, and every count there was
+    unknown. Of a colour's patches of a ship's size, the ship is the one of the coloured
+    ships' silhouette."""
+    shoot = ring_shoot(8027, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    assert ring.colours["black"].darkness < 0.5  # the ship, far darker than the gate
+    frame, truth, hand = shoot.games[0]
+    assert hand is None
+    seen, problems = read_pieces(frame.image, ring)
+    assert seen is not None and seen.gate == truth.gate
+    assert not any("something on gate" in p.message for p in problems)
+
+
 def test_black_on_a_gate_its_ship_was_hardly_darker_than_is_never_counted(shoots, rings):
     """A black ship hardly darker than the gate at the start (most of its pixels no darker
     than black must be) says black chips there may not show: none is no count."""

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.pieces.shapes import likeness, silhouette, typical
+
 PLAYER_COLOURS = ("red", "blue", "green", "yellow", "black")
 BROAD_HUES = {"red": 35.0, "yellow": 90.0, "green": 150.0, "blue": 280.0}
 """Where each chromatic colour's hue lies roughly (degrees of Lab's a/b plane), to find the
@@ -177,19 +179,33 @@ def learn_colours(lab: np.ndarray, gate: np.ndarray, players: list[str]
     if not largest:
         return {}, {}
     size = float(np.median(largest))
+    alike = {player: [p for p in patches if SHIP_SIZES[0] <= p.sum() / size <= SHIP_SIZES[1]]
+             for player, patches in found.items()}
+    chosen = {player: min(patches, key=lambda p: abs(math.log(p.sum() / size)))
+              for player, patches in alike.items() if patches}
+    # where a colour shows several patches of a ship's size (black: the table's dark art at
+    # the gate's edge), its ship is the one of the coloured ships' silhouette
+    ship_shape = typical([shape for player, ship in chosen.items() if player != "black"
+                          for shape in [silhouette(ship)] if shape is not None])
     colours: dict[str, PieceColour] = {}
     ships: dict[str, np.ndarray] = {}
-    for player, patches in found.items():
-        alike = [p for p in patches if SHIP_SIZES[0] <= p.sum() / size <= SHIP_SIZES[1]]
-        if not alike:
+    for player, patches in alike.items():
+        if not patches:
             continue
-        ship = min(alike, key=lambda p: abs(math.log(p.sum() / size)))
+        ship = chosen[player]
+        if ship_shape is not None and len(patches) > 1:
+            ship = max(patches, key=lambda p: _likeness_to(p, ship_shape))
         lightness, a, b = np.median(lab[ship], axis=0)
         darkness = float(np.clip(np.median(share[ship]), 0.01, 1.0))
         colours[player] = PieceColour(float(lightness), float(a) - 128, float(b) - 128,
                                       darkness)
         ships[player] = ship
     return colours, ships
+
+
+def _likeness_to(patch: np.ndarray, shape: np.ndarray) -> float:
+    own = silhouette(patch)
+    return 0.0 if own is None else likeness(own, shape)
 
 
 SHIP_LONGER = 1.3
