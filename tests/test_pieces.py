@@ -362,9 +362,24 @@ def test_a_chip_leaning_from_its_stack_over_a_neighbour_shows_its_circle(seed):
     assert discs(patch, 10.0)[0] == 2 and circles(image, patch, 10.0) == 3
 
 
+def test_chips_lying_apart_on_the_gate_seen_larger_than_a_flat_chip_are_counted():
+    """Dev table 8015, photo 0: a black, a green and a yellow probe on the gate, each alone,
+    seen with their rim and shadow at 1.21 to 1.27 chips' area: the bound that says a chip
+    hides under another (1.15) left the three counts out. All round a lone chip, the rim
+    lies within its disc's reach."""
+    shoot = ring_shoot(8015, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, hand = shoot.games[0]
+    assert hand is None and all(truth.gate[c] == 1 for c in ("black", "green", "yellow"))
+    seen, _ = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    assert seen.gate == truth.gate
+
+
 @pytest.mark.parametrize(("seed", "photo", "colour", "probes"), [
     (8108, 1, "blue", 3),  # one on another and over the third: the edges show 3 circles
     (8118, 1, "blue", 2),  # one on another, hiding it but for a sliver: one chip too long
+    (8241, 0, "green", 4),  # three in a heap hiding a fourth: larger than three, little beyond
 ])
 def test_a_chip_lying_on_another_on_the_gate_leaves_the_count_unsure_not_short(
         seed, photo, colour, probes):
