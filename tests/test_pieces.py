@@ -161,6 +161,19 @@ def without_ship(image: np.ndarray, ring: Ring, colour: str, place: str
     return gone, (paint[0], paint[1], paint[2]), look
 
 
+def test_a_ship_a_little_thicker_than_a_chip_is_placed_when_of_the_ships_silhouette():
+    """Dev table 8007, photo 0: the red ship on Planet 6, its wings and shadow seen as thick
+    as a chip's radius, a little more than a ship may be; its silhouette is the ships' (0.97
+    alike), as no chips' is."""
+    shoot = ring_shoot(8007, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, hand = shoot.games[0]
+    assert hand is None and truth.ships["red"] == "Planet 6"
+    seen, _ = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    assert seen.ships["red"] == "Planet 6"
+
+
 def test_two_chips_side_by_side_where_the_ship_is_not_seen_are_never_the_ship(shoots, rings):
     """Two chips of a colour side by side measure as long, as wide and as large as its ship;
     with the ship itself out of sight they are the colour's most ship-like patch, yet not of

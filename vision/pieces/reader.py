@@ -42,6 +42,12 @@ SHIP_FILLS = 0.6
 NARROWER = 1.0
 """... and, where chips lie alone to measure, is narrower than this share of a chip (at its
 thickest, two chips side by side are as thick as one) ..."""
+THICK_SHIP = (1.2, 0.9)
+"""... or than this share of a chip where its silhouette is at least this like the ships'
+(its wings and shadow seen from a tilted camera; dev tables 8000-8139: of the patches of a
+ship's size and length, as like the ships as ``SHIP_LIKENESS``, the 25 ships 1.0 to 1.2 chips'
+radii thick were 0.78 to 0.97 alike, 18 of them at least 0.9; the 20 that were no ship, 0.86
+at the most, and 0.78 at the most where that thick) ..."""
 SHORTEST_SHIP = 0.85
 """... and at least this much as long as a chip is wide (its thin tips may not show) ..."""
 LONGER_THAN_CHIP = 1.1
@@ -351,7 +357,8 @@ def _ship(ring: Ring, patches: list[Patch], player: str, look: Look) -> Patch | 
         if not look.measured:
             return True
         length = patch.length / (2 * chip)
-        return (thickness(patch) <= NARROWER * chip and length >= SHORTEST_SHIP
+        narrower = THICK_SHIP[0] if likeness_of[id(patch)] >= THICK_SHIP[1] else NARROWER
+        return (thickness(patch) <= narrower * chip and length >= SHORTEST_SHIP
                 and (length >= LONGER_THAN_CHIP or not touches(patch, look.patches)))
     ship = min(filter(like_ship, sized),
                key=lambda p: abs(math.log(p.area / ship_px_at(ring, p.centre))), default=None)
