@@ -42,12 +42,6 @@ SHIP_FILLS = 0.6
 NARROWER = 1.0
 """... and, where chips lie alone to measure, is narrower than this share of a chip (at its
 thickest, two chips side by side are as thick as one) ..."""
-THICK_SHIP = (1.2, 0.9)
-"""... or than this share of a chip where its silhouette is at least this like the ships'
-(its wings and shadow seen from a tilted camera; dev tables 8000-8139: of the patches of a
-ship's size and length, as like the ships as ``SHIP_LIKENESS``, the 25 ships 1.0 to 1.2 chips'
-radii thick were 0.78 to 0.97 alike, 18 of them at least 0.9; the 20 that were no ship, 0.86
-at the most, and 0.78 at the most where that thick) ..."""
 SHORTEST_SHIP = 0.85
 """... and at least this much as long as a chip is wide (its thin tips may not show) ..."""
 LONGER_THAN_CHIP = 1.1
@@ -60,6 +54,16 @@ board of its darkness, a ship and a chip run together, at 0.51 to 0.68)."""
 TWO_CHIPS_LIKENESS = 0.9
 """... and less than this with two chips side by side (two touching chips measure as long,
 wide and large as a ship: 0.97 or more; no ship placed right above 0.85)."""
+PLAINLY_SHIP = 0.9
+"""A patch whose silhouette is at least this like the ships' is plainly a ship: in place of
+``NARROWER``, ``SHORTEST_SHIP`` and ``LONGER_THAN_CHIP``, it may be up to
+``PLAIN_SHIP_BOUNDS`` chips' radii thick (its wings and shadow seen from a tilted camera) and
+as short as a chip is wide (a tip hidden), and touch another piece.
+Dev tables 8000-8139, patches of a ship's size and shape at least ``SHIP_LIKENESS`` alike:
+of the 20 that were no ship, none was more alike than 0.86, and the 5 of them these measures
+left out, than 0.78; the 35 ships they left out were 0.8 to 0.97 alike, 16 of them at least
+0.9."""
+PLAIN_SHIP_BOUNDS = (1.2, 0.7)
 SHIP_OVER = 0.15
 """A ship standing over a board's edge stands on it if its middle is at most this many board
 sides off it."""
@@ -357,8 +361,10 @@ def _ship(ring: Ring, patches: list[Patch], player: str, look: Look) -> Patch | 
         if not look.measured:
             return True
         length = patch.length / (2 * chip)
-        narrower = THICK_SHIP[0] if likeness_of[id(patch)] >= THICK_SHIP[1] else NARROWER
-        return (thickness(patch) <= narrower * chip and length >= SHORTEST_SHIP
+        if likeness_of[id(patch)] >= PLAINLY_SHIP:
+            thickest, shortest = PLAIN_SHIP_BOUNDS
+            return thickness(patch) <= thickest * chip and length >= shortest
+        return (thickness(patch) <= NARROWER * chip and length >= SHORTEST_SHIP
                 and (length >= LONGER_THAN_CHIP or not touches(patch, look.patches)))
     ship = min(filter(like_ship, sized),
                key=lambda p: abs(math.log(p.area / ship_px_at(ring, p.centre))), default=None)
