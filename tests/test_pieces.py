@@ -302,6 +302,20 @@ def test_a_gate_no_way_of_seeing_shows_is_the_middle_of_the_planets_as_far_as_th
     assert any(p.message == "red is not clear on gate" for p in problems)
 
 
+def test_a_ship_dimmed_by_the_light_at_the_start_is_still_found_and_its_colour_read():
+    """Dev table 8033: under a dim lamp the blue ship on the gate was less coloured than a
+    ship is sought at first (chroma about 23 of 25), so blue was not learned and none of its
+    pieces could be read; where a colour shows no ship so, a paler one is sought."""
+    shoot = ring_shoot(8033, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    assert "blue" in ring.colours and not ring.unseen
+    frame, truth, hand = shoot.games[1]
+    assert hand is None and truth.gate["blue"] == 2
+    seen, _ = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    assert seen.gate == truth.gate and seen.ships == truth.ships
+
+
 def test_black_is_learned_from_the_black_ship_not_from_dark_art_at_the_gates_edge():
     """Dev table 8027: at the start, a patch of the table's dark art at the gate's edge was
     as large as a ship, and nearer the ships' size than the black ship itself; black was

@@ -28,6 +28,9 @@ LEAST_CHROMA = 18.0
 """A player's piece is at least this coloured (Lab, OpenCV's 8-bit scale) ..."""
 CHROMA_SHARE = 0.5
 """... and at least this share of its ship's chroma at calibration (paler is art or skin)."""
+BROAD_CHROMA = 1.4 * LEAST_CHROMA
+"""A ship at calibration is at least this coloured; where no ship of a colour is found so
+(in dim light), one at least ``LEAST_CHROMA`` coloured is sought."""
 WIDEST_REACH = 40.0
 """A colour's hue reaches at most this far (degrees), less where a rival is nearer."""
 GREY = 18.0
@@ -94,16 +97,18 @@ def _apart(hue: np.ndarray | float, centre: float) -> np.ndarray:
     return np.abs((np.asarray(hue) - centre + 180) % 360 - 180)
 
 
-def broad_masks(lab: np.ndarray, players: list[str]) -> dict[str, np.ndarray]:
+def broad_masks(lab: np.ndarray, players: list[str], least: float = BROAD_CHROMA
+                ) -> dict[str, np.ndarray]:
     """Where each player's colour may be, before their ship is known (calibration): a
-    chromatic colour by its broad hue, black as ``dark_mask`` finds it."""
+    chromatic colour by its broad hue, at least ``least`` coloured; black as ``dark_mask``
+    finds it."""
     hue, chroma = _hue_chroma(lab)
     chromatic = [p for p in players if p in BROAD_HUES]
     masks: dict[str, np.ndarray] = {}
     if chromatic:
         apart = np.stack([_apart(hue, BROAD_HUES[p]) for p in chromatic])
         nearest = apart.argmin(axis=0)
-        near = (apart.min(axis=0) <= BROAD_REACH) & (chroma >= LEAST_CHROMA * 1.4)
+        near = (apart.min(axis=0) <= BROAD_REACH) & (chroma >= least)
         for k, player in enumerate(chromatic):
             masks[player] = near & (nearest == k)
     if "black" in players:
@@ -157,21 +162,13 @@ def learn_colours(lab: np.ndarray, gate: np.ndarray, players: list[str]
     most players' largest are. Returns the colours and each ship's mask; a player with no
     such patch is missing from both."""
     inside = cv2.erode(gate.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
-    largest_ship = SHIP_SHARE * max(1, int(inside.sum()))
     ground = ground_lightness(lab)
     share = lab[..., 0] / np.maximum(ground, 1.0)
     found: dict[str, list[np.ndarray]] = {}
     for player, mask in broad_masks(lab, players).items():
         if player == "black":
             mask = mask & (share <= DARKEST_GROUND)
-        mask = cv2.morphologyEx((mask & inside).astype(np.uint8), cv2.MORPH_CLOSE,
-                                np.ones((5, 5), np.uint8))  # a ship's printed line mended
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) & inside
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8))
-        found[player] = [labels == k for k in range(1, count)
-                         if stats[k, cv2.CC_STAT_AREA] <= largest_ship
-                         and _ship_like(labels[stats[k, 1]:stats[k, 1] + stats[k, 3],
-                                               stats[k, 0]:stats[k, 0] + stats[k, 2]] == k)]
+        found[player] = _ship_patches(mask, inside)
     # the coloured ships' sizes first: black's patch may be the gate's own dark art
     largest = [max(float(p.sum()) for p in patches) for player, patches in found.items()
                if patches and player != "black"] or [
@@ -179,8 +176,14 @@ def learn_colours(lab: np.ndarray, gate: np.ndarray, players: list[str]
     if not largest:
         return {}, {}
     size = float(np.median(largest))
-    alike = {player: [p for p in patches if SHIP_SIZES[0] <= p.sum() / size <= SHIP_SIZES[1]]
-             for player, patches in found.items()}
+
+    def sized(patches: list[np.ndarray]) -> list[np.ndarray]:
+        return [p for p in patches if SHIP_SIZES[0] <= p.sum() / size <= SHIP_SIZES[1]]
+    alike = {player: sized(patches) for player, patches in found.items()}
+    dim = [player for player in players if player in BROAD_HUES and not alike.get(player)]
+    if dim:  # a colour dimmed by the light (a navy ship under a dim lamp), sought paler
+        paler = broad_masks(lab, players, LEAST_CHROMA)
+        alike.update({player: sized(_ship_patches(paler[player], inside)) for player in dim})
     chosen = {player: min(patches, key=lambda p: abs(math.log(p.sum() / size)))
               for player, patches in alike.items() if patches}
     # where a colour shows several patches of a ship's size (black: the table's dark art at
@@ -201,6 +204,20 @@ def learn_colours(lab: np.ndarray, gate: np.ndarray, players: list[str]
                                       darkness)
         ships[player] = ship
     return colours, ships
+
+
+def _ship_patches(mask: np.ndarray, inside: np.ndarray) -> list[np.ndarray]:
+    """The patches of ``mask`` on the gate (``inside``) that may be a ship: longer than wide,
+    and no larger than a ship may be."""
+    largest = SHIP_SHARE * max(1, int(inside.sum()))
+    mask = cv2.morphologyEx((mask & inside).astype(np.uint8), cv2.MORPH_CLOSE,
+                            np.ones((5, 5), np.uint8))  # a ship's printed line mended
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) & inside
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8))
+    return [labels == k for k in range(1, count)
+            if stats[k, cv2.CC_STAT_AREA] <= largest
+            and _ship_like(labels[stats[k, 1]:stats[k, 1] + stats[k, 3],
+                                  stats[k, 0]:stats[k, 0] + stats[k, 2]] == k)]
 
 
 def _likeness_to(patch: np.ndarray, shape: np.ndarray) -> float:
