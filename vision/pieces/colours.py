@@ -158,9 +158,10 @@ def learn_colours(lab: np.ndarray, gate: np.ndarray, players: list[str]
                   ) -> tuple[dict[str, PieceColour], dict[str, np.ndarray]]:
     """Each player's colour from their ship on the gate (``gate``: a 0/1 mask). A ship is a
     patch of the gate in that colour's broad hue (black: dark and grey), longer than wide;
-    one maker's ships are all alike, so each player's is the patch nearest in size to what
-    most players' largest are. Returns the colours and each ship's mask; a player with no
-    such patch is missing from both."""
+    one maker's ships are all alike, so each player's is of about the size most players'
+    largest are: the patch nearest it, or of several, the one most like the coloured ships'
+    silhouette. Returns the colours and each ship's mask; a player with no such patch, even
+    paler (``BROAD_CHROMA``), is missing from both."""
     inside = cv2.erode(gate.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
     ground = ground_lightness(lab)
     share = lab[..., 0] / np.maximum(ground, 1.0)
