@@ -76,13 +76,18 @@ changed light, half a piece under a hand) leaves its colour unknown where it lie
 AREA_PER_CHIP = (0.6, 1.15)
 """Chips counted on the gate cover this much of a chip's area each, at the least (heaps,
 stacks) and the most; outside it the count is not sure ..."""
-RIMMED_CHIP = (1.3, 0.03)
+RIMMED_CHIP = 1.3
 """... but for chips lying one apart from another, of up to this much area each, none with
-more than this share beyond its disc: what makes them larger is their rim and shadow, seen
-from a tilted camera, all round the disc; a chip hidden under another peeps out beyond it
-(dev tables 8000-8139: of 52 gate counts at 1.15-1.3 chips a chip read right, 50 were at
-most 0.03 beyond; of the 13 one short, none was: 0.037 to 0.094. Dev tables 8140-8279: a
-heap of three chips hiding a fourth was 0.026 beyond, so chips that touch stay unsure)."""
+more than ``NOTHING_BEYOND`` beyond its disc: what makes them larger is their rim and
+shadow, seen from a tilted camera, all round the disc; a chip hidden under another peeps out
+beyond it (dev tables 8000-8139: of 52 gate counts at 1.15-1.3 chips a chip read right, 50
+were at most 0.03 beyond; of the 13 one short, none was: 0.037 to 0.094. Dev tables
+8140-8279: a heap of three chips hiding a fourth was 0.026 beyond, so chips that touch stay
+unsure)."""
+NOTHING_BEYOND = 0.03
+"""A patch of chips and nothing else has at most this share of it beyond the chips' discs:
+their rims and shadows lie within the discs' reach, while a chip hidden under another, or a
+piece of a ship run into them, reaches beyond."""
 AREA_PER_PROBE = (0.6, 1.5)
 """The same beside a board, where each probe lies alone on its tile (a patch of two discs
 there is not counted) and nothing hides under it: its rim and shadow, seen from a tilted
@@ -160,7 +165,7 @@ def reading_pieces(bgr: np.ndarray, ring: Ring) -> Reading:
                 for player in ring.unseen]
     unsure: set[tuple[str, str]] = _hidden(ring)
     """(place, colour): what that colour shows there is not clear."""
-    ships, shipped = _ships(ring, look, problems, unsure)
+    ships, shipped = _ships(bgr, ring, look, problems, unsure)
     other: set[tuple[str, str]] = set()
     """(place, colour): something of that colour there is no piece (``_something_else``)."""
     tally, built = _chips(bgr, ring, look, shipped, unsure, other)
@@ -218,16 +223,19 @@ def _hidden(ring: Ring) -> set[tuple[str, str]]:
     return {(GATE, "black")} if black is not None and black.darkness > DARKEST_GROUND else set()
 
 
-def _ships(ring: Ring, look: Look, problems: list[Problem], unsure: set[tuple[str, str]]
+def _ships(bgr: np.ndarray, ring: Ring, look: Look, problems: list[Problem],
+           unsure: set[tuple[str, str]]
            ) -> tuple[dict[str, str], list[Patch]]:
     """Where each player's ship stands, and the patches that are ships. A ship not seen
     leaves its colour unsure on the gate, and on the boards where a patch of it is not plainly
     chips (a piece of it, half hidden, could be taken for chips; on the gate, among chips
     that touch, it could be one of them: so relaxed on the gate too, 5 more gate counts were
     wrong on dev tables). Dev tables: stations read 70.6 -> 72.4 %, reservations 66.1 ->
-    67.9 %, none more wrong. On the gate, a colour whose every patch there is one chip lying
-    alone (``_lone_chip``) is still counted: dev tables 8000-8069 and 8140-8279, gate counts
-    64.7 -> 67.1 % and 60.0 -> 63.1 %, none more wrong."""
+    67.9 %, none more wrong. On the gate, a colour whose every patch there is plainly chips
+    and nothing else (``_plain_chips``) is still counted: dev tables 8000-8069 and
+    8140-8279, gate counts 64.7 -> 67.1 % and 60.0 -> 63.1 % for chips lying alone, then
+    75.9 -> 79.6 % and 68.2 -> 71.0 % for chips touching, none more wrong (a black ship run
+    into two chips, read as three, reached 0.099 beyond their discs)."""
     ships: dict[str, str] = {}
     shipped: list[Patch] = []
     for player in ring.colours:
@@ -236,7 +244,7 @@ def _ships(ring: Ring, look: Look, problems: list[Problem], unsure: set[tuple[st
             problems.append(Problem("unsure_piece", f"the {player} ship is not seen"))
             for patch in (p for p in look.patches if p.player == player):
                 place = ring.place(patch.centre)
-                if (place == GATE and not _lone_chip(ring, look, patch)) or (
+                if (place == GATE and not _plain_chips(bgr, ring, look, patch)) or (
                         place not in (None, GATE) and not _chips_alone(ring, look, patch)):
                     unsure.add((place, player))
             continue
@@ -304,8 +312,8 @@ def _chips(bgr: np.ndarray, ring: Ring, look: Look, shipped: list[Patch],
             counted[3] = max(counted[3], count)
     for (place, player), (count, area, beyond, heaped) in tally.items():
         least, most = AREA_PER_CHIP if place == GATE else AREA_PER_PROBE
-        rimmed = (place == GATE and heaped == 1 and area / count <= RIMMED_CHIP[0]
-                  and beyond <= RIMMED_CHIP[1])
+        rimmed = (place == GATE and heaped == 1 and area / count <= RIMMED_CHIP
+                  and beyond <= NOTHING_BEYOND)
         if not (least <= area / count <= most or rimmed):
             unsure.add((place, player))  # the discs and the area tell different counts
     return tally, built
@@ -325,6 +333,19 @@ def _chips_alone(ring: Ring, look: Look, patch: Patch) -> bool:
     radius = look.radius(ring, patch.centre)
     return (not _something_else(ring, look, patch) and thickness(patch) >= CHIP_THICK * radius
             and discs(patch, radius)[1] <= BEYOND_DISCS)
+
+
+def _plain_chips(bgr: np.ndarray, ring: Ring, look: Look, patch: Patch) -> bool:
+    """Whether a patch on the gate is chips and no piece of a ship run into them: one chip
+    lying alone (``_lone_chip``), or plainly chips with nothing beyond their discs
+    (``NOTHING_BEYOND``) and as many circles in its edges as discs (a ship's piece, taken for
+    a disc, shows no chip's circle)."""
+    radius = look.radius(ring, patch.centre)
+    if _lone_chip(ring, look, patch):
+        return True
+    count, beyond = discs(patch, radius)
+    return (_chips_alone(ring, look, patch) and beyond <= NOTHING_BEYOND
+            and circles(bgr, patch, radius) == count)
 
 
 def _lone_chip(ring: Ring, look: Look, patch: Patch) -> bool:
