@@ -336,26 +336,19 @@ def _chips_alone(ring: Ring, look: Look, patch: Patch) -> bool:
 
 
 def _plain_chips(bgr: np.ndarray, ring: Ring, look: Look, patch: Patch) -> bool:
-    """Whether a patch on the gate is chips and no piece of a ship run into them: one chip
-    lying alone (``_lone_chip``), or plainly chips with nothing beyond their discs
-    (``NOTHING_BEYOND``) and as many circles in its edges as discs (a ship's piece, taken for
-    a disc, shows no chip's circle)."""
+    """Whether a patch on the gate is chips and no piece of a ship run into them: plainly
+    chips (``_chips_alone``), and either one chip lying alone (one disc's worth, round as one
+    chip, no larger than one, touching nothing) or chips with nothing beyond their discs
+    (``NOTHING_BEYOND``) and as many circles in their edges as discs (a ship's piece, taken
+    for a disc, shows no chip's circle)."""
+    if not _chips_alone(ring, look, patch):
+        return False
     radius = look.radius(ring, patch.centre)
-    if _lone_chip(ring, look, patch):
-        return True
     count, beyond = discs(patch, radius)
-    return (_chips_alone(ring, look, patch) and beyond <= NOTHING_BEYOND
-            and circles(bgr, patch, radius) == count)
-
-
-def _lone_chip(ring: Ring, look: Look, patch: Patch) -> bool:
-    """Whether a patch on the gate is one chip lying alone: plainly chips (``_chips_alone``),
-    one disc's worth, round as one chip, no larger than one, touching nothing. A piece of a
-    ship not seen, half hidden, could be one of several chips touching, not such a chip."""
-    radius = look.radius(ring, patch.centre)
-    return (discs(patch, radius)[0] == 1 and _chips_alone(ring, look, patch)
-            and not touches(patch, look.patches) and patch.elongation <= ONE_CHIP_LONGEST
-            and patch.area <= AREA_PER_CHIP[1] * math.pi * radius ** 2)
+    alone = (count == 1 and not touches(patch, look.patches)
+             and patch.elongation <= ONE_CHIP_LONGEST
+             and patch.area <= AREA_PER_CHIP[1] * math.pi * radius ** 2)
+    return alone or (beyond <= NOTHING_BEYOND and circles(bgr, patch, radius) == count)
 
 
 def _something_else(ring: Ring, look: Look, patch: Patch) -> bool:
