@@ -557,3 +557,41 @@ def test_one_cards_coordinates_found_twice_are_read_again_once_but_rivals_never_
     assert reader._twins(poses, reads, rival, [colours] * 3, model) == {}
     read = reader.read_cards(photo, model)
     assert [r.card for r in read if r.card is not None] == [Card.parse("B3/O1")]
+
+
+def _rival_read(code: str, confidence: float, plain_inks: bool, plain_spots: bool
+                ) -> reader._Read:
+    corners = np.array([[0.0, 0.0], [60.0, 0.0], [60.0, 90.0], [0.0, 90.0]])
+    return reader._Read(reader.CardRead(Card.parse(code), confidence, corners), 1.0,
+                        confidence, plain_inks=plain_inks, plain_spots=plain_spots)
+
+
+@pytest.mark.parametrize("inks", [True, False])
+def test_of_two_codes_read_at_one_place_the_pair_on_plain_coordinates_is_read(inks):
+    """Two pairs at one card's place read as two codes, their inks no help (both plain, or
+    neither): the read whose two spots are plainly coordinates is read, the other stands
+    aside; where both pairs' spots are, or neither's, the card is unsure. Inks still come
+    first: a rival that alone shows its inks stands, whatever the spots."""
+    right = _rival_read("B1/G4", 0.99, inks, plain_spots=True)
+    off = _rival_read("B2/G4", 0.9, inks, plain_spots=False)  # its frame on the 1's dot
+    assert reader._against_rivals(right, [right, off]) == right.read
+    assert reader._against_rivals(off, [right, off]) is None
+    both = replace(off, plain_spots=True)
+    assert reader._against_rivals(right, [right, both]).card is None
+    neither = replace(right, plain_spots=False)
+    unsure = reader._against_rivals(neither, [neither, off])
+    assert unsure.card is None and unsure.reason == "it could be B1/G4 or B2/G4"
+    if inks:
+        inked_rival = replace(off, plain_inks=True)
+        assert reader._against_rivals(replace(right, plain_inks=False),
+                                      [right, inked_rival]) is None
+
+
+def test_a_full_bleed_card_with_a_rival_frame_on_a_piece_of_its_coordinate_is_read():
+    """Full-bleed tables where a card was left unsure for a rival code read from a frame on
+    a piece of one coordinate (the 1's dot, read as a 2) or on art around it (a blue disc
+    beside a green 1): every readable card is read now, none wrongly."""
+    model = taught("fullbleed").model
+    for seed in (516, 524):
+        count, right, wrong = read_card_table(card_table(DECKS["fullbleed"], seed), model)
+        assert (right, wrong) == (count, []), f"table {seed}"
