@@ -595,3 +595,18 @@ def test_a_full_bleed_card_with_a_rival_frame_on_a_piece_of_its_coordinate_is_re
     for seed in (516, 524):
         count, right, wrong = read_card_table(card_table(DECKS["fullbleed"], seed), model)
         assert (right, wrong) == (count, []), f"table {seed}"
+
+
+def test_a_small_card_in_a_photo_of_unknown_scale_is_looked_for_at_full_size_too():
+    """A full-bleed card whose numbers are 16.5 px tall, in a photo read without a
+    calibrated table: at the first working scale (half size) its coordinates are pieces too
+    small to be spots; looked for at full size too, both are found and the card is read."""
+    model = taught("fullbleed").model
+    table = card_table(DECKS["fullbleed"], 501)
+    card = next(t for t in table.readable if t.label == "B2/O4")
+    assert card.symbol_px < 17
+    reads = read_cards(table.frame.image, model)
+    assert any(r.card == Card.parse("B2/O4") and cv2.pointPolygonTest(
+        np.asarray(card.corners, np.float32), r.centre, False) >= 0 for r in reads)
+    assert not [r for r in reads if r.card is not None and r.card.code not in
+                {t.label for t in table.cards} | {code for code, _ in table.cut}]

@@ -147,7 +147,7 @@ def read_cards(bgr: np.ndarray, model: CardModel, card_px: float | None = None
     distance = None if card_px is None else card_px / model.long_side
     symbol_px = None if distance is None else distance * max(model.spot_sizes)
     pyramid = Pyramid(bgr)
-    spots = find_spots(bgr, model.palette, symbol_px)
+    spots = find_spots(bgr, model.palette, symbol_px, fine=True)
     likely = model.spot_judge.probabilities(describe_spots(pyramid, spots))[:, 0] \
         if spots else np.zeros(0)
     pairs = _pairs(spots, likely, model, distance)

@@ -60,6 +60,13 @@ one, 97.9 -> 98.7 % on another)."""
 PIXEL_ANGLE = 35.0
 """A pixel is of an ink only when its colour's direction is within this many degrees of the
 ink's (a purple nebula beside a blue badge is not blue)."""
+FINE_PX = 24.0
+"""The largest spot looked for at the finer scale of an image whose coordinates' size is not
+known: a coordinate 12-24 px tall in the camera image, printed thin (a corner index, a ``?``
+in two pieces), is pieces too small to be spots at the first scale; larger ones are found
+whole there (looked for finer, a large one's number is found without its bar, off its
+middle). (Another generator's corner-index decks, two sets: 5 of 6 cards at 17-19 px read
+that were not, one at 23 px lost.)"""
 PIECE = 0.5
 """Pieces joined are each at most this part of the largest spot."""
 MOST_JOINED = 60
@@ -123,16 +130,18 @@ def extents_along(spreads: np.ndarray, sizes: np.ndarray, dx: np.ndarray, dy: np
 
 def find_spots(bgr: np.ndarray, palette: Palette, symbol_px: float | None = None,
                first_scale: float = WORK_SCALE, hue: float = PIXEL_ANGLE,
-               coarser: int = 7) -> list[Spot]:
+               coarser: int = 7, fine: bool = False) -> list[Spot]:
     """Spots of the palette's inks in ``bgr``, larger ones first. ``symbol_px``: a coordinate's
     size where the cards lie, when known (one working scale then suffices). ``first_scale``:
     the finest working scale (an image already shrunk is looked at less shrunk). ``hue``: how
     near its ink's hue a pixel must be (degrees: nearer than the table's camera needs, in a
     photo taken to teach). ``coarser``: how many working scales at the most after the first
-    (each half the one before)."""
+    (each half the one before). ``fine``: where ``symbol_px`` is not known, small spots are
+    looked for at twice the first scale too (``FINE_PX``), as far as ``WORK_PIXELS`` allows."""
     height, width = bgr.shape[:2]
     if min(height, width) < 8:
         return []
+    largest: dict[float, float] = {}
     if symbol_px is not None:
         scales = [min(1.0, TARGET_PX / max(symbol_px, 1.0))]
     else:
@@ -140,6 +149,10 @@ def find_spots(bgr: np.ndarray, palette: Palette, symbol_px: float | None = None
         while min(height, width) * scales[-1] / 2 >= COARSEST_SIDE and \
                 len(scales) <= coarser:
             scales.append(scales[-1] / 2)
+        finer = min(1.0, 2 * scales[0], math.sqrt(WORK_PIXELS / (height * width)))
+        if fine and finer > scales[0]:
+            scales.insert(0, finer)
+            largest[finer] = FINE_PX
     found: list[Spot] = []
     image, done = bgr, 1.0
     for scale in scales:
@@ -148,7 +161,8 @@ def find_spots(bgr: np.ndarray, palette: Palette, symbol_px: float | None = None
                            interpolation=cv2.INTER_AREA) if scale < done else image
         done = min(done, scale)
         lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
-        found += _spots_at(lab, _ink_table(palette, hue), scale, last=scale == scales[-1])
+        found += _spots_at(lab, _ink_table(palette, hue), scale, last=scale == scales[-1],
+                           largest=largest.get(scale))
     return _distinct(found)
 
 
@@ -156,16 +170,19 @@ INK_UNIT = 64
 """Inks are kept as bytes: 64 is a deck's typical chroma (inks up to four times it fit)."""
 
 
-def _spots_at(lab: np.ndarray, table: np.ndarray, scale: float, last: bool) -> list[Spot]:
+def _spots_at(lab: np.ndarray, table: np.ndarray, scale: float, last: bool,
+              largest: float | None = None) -> list[Spot]:
     """The spots of an image shrunk by ``scale`` (in Lab), in the full image's pixels
-    (``table``: each a/b's ink, see ``_ink_table``)."""
+    (``table``: each a/b's ink, see ``_ink_table``), up to ``largest`` working pixels when
+    given."""
     # each pixel's ink, in the channel of the one ink its colour is (looked up by its a/b,
     # to two units)
     index = (lab[..., 1] >> 1).astype(np.uint16) << 7 | (lab[..., 2] >> 1)
     own = np.take(table, index, axis=0)
     level = int(round(LEVEL * INK_UNIT))
     inked = own > level
-    sizes = (SPOT_PX[0], SPOT_PX[1] if not last else max(lab.shape[:2]) / 3)
+    sizes = (SPOT_PX[0], largest if largest is not None
+             else SPOT_PX[1] if not last else max(lab.shape[:2]) / 3)
     closing = np.ones((3, 3), np.uint8)
     spots = []
     surrounds = [cv2.boxFilter(own, -1, (side, side), borderType=cv2.BORDER_REFLECT)
