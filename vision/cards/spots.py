@@ -67,6 +67,10 @@ in two pieces), is pieces too small to be spots at the first scale; larger ones 
 whole there (looked for finer, a large one's number is found without its bar, off its
 middle). (Another generator's corner-index decks, two sets: 5 of 6 cards at 17-19 px read
 that were not, one at 23 px lost.)"""
+FINE_PIXELS = 1.5e6
+"""The finer look's image holds this many pixels at the most: a table camera's frame
+(1280x720) is looked at whole, a 1080p one at 0.85; a larger photo, whose coordinates are
+larger, is not looked at finer (a 4-megapixel look costs about a quarter of a gigabyte)."""
 PIECE = 0.5
 """Pieces joined are each at most this part of the largest spot."""
 MOST_JOINED = 60
@@ -137,7 +141,8 @@ def find_spots(bgr: np.ndarray, palette: Palette, symbol_px: float | None = None
     near its ink's hue a pixel must be (degrees: nearer than the table's camera needs, in a
     photo taken to teach). ``coarser``: how many working scales at the most after the first
     (each half the one before). ``fine``: where ``symbol_px`` is not known, small spots are
-    looked for at twice the first scale too (``FINE_PX``), as far as ``WORK_PIXELS`` allows."""
+    looked for at twice the first scale too (``FINE_PX``), as far as ``FINE_PIXELS``
+    allows."""
     height, width = bgr.shape[:2]
     if min(height, width) < 8:
         return []
@@ -149,7 +154,7 @@ def find_spots(bgr: np.ndarray, palette: Palette, symbol_px: float | None = None
         while min(height, width) * scales[-1] / 2 >= COARSEST_SIDE and \
                 len(scales) <= coarser:
             scales.append(scales[-1] / 2)
-        finer = min(1.0, 2 * scales[0], math.sqrt(WORK_PIXELS / (height * width)))
+        finer = min(1.0, 2 * scales[0], math.sqrt(FINE_PIXELS / (height * width)))
         if fine and finer > scales[0]:
             scales.insert(0, finer)
             largest[finer] = FINE_PX
