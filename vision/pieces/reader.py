@@ -326,13 +326,15 @@ def _peeping(patch: Patch, radius: float, count: int) -> bool:
         patch.elongation > ONE_CHIP_LONGEST
 
 
-def _chips_alone(ring: Ring, look: Look, patch: Patch) -> bool:
+def _chips_alone(ring: Ring, look: Look, patch: Patch,
+                 laid: tuple[int, float] | None = None) -> bool:
     """Whether a patch is plainly chips and nothing else: as thick as a chip
     (``CHIP_THICK``), and little of it beyond the chips' discs laid in it; a piece of a ship
-    half hidden is thinner, or reaches beyond them."""
+    half hidden is thinner, or reaches beyond them. ``laid``: its ``discs``, where the
+    caller has them."""
     radius = look.radius(ring, patch.centre)
     return (not _something_else(ring, look, patch) and thickness(patch) >= CHIP_THICK * radius
-            and discs(patch, radius)[1] <= BEYOND_DISCS)
+            and (laid or discs(patch, radius))[1] <= BEYOND_DISCS)
 
 
 def _plain_chips(bgr: np.ndarray, ring: Ring, look: Look, patch: Patch) -> bool:
@@ -341,10 +343,10 @@ def _plain_chips(bgr: np.ndarray, ring: Ring, look: Look, patch: Patch) -> bool:
     chip, no larger than one, touching nothing) or chips with nothing beyond their discs
     (``NOTHING_BEYOND``) and as many circles in their edges as discs (a ship's piece, taken
     for a disc, shows no chip's circle)."""
-    if not _chips_alone(ring, look, patch):
-        return False
     radius = look.radius(ring, patch.centre)
-    count, beyond = discs(patch, radius)
+    count, beyond = laid = discs(patch, radius)
+    if not _chips_alone(ring, look, patch, laid):
+        return False
     alone = (count == 1 and not touches(patch, look.patches)
              and patch.elongation <= ONE_CHIP_LONGEST
              and patch.area <= AREA_PER_CHIP[1] * math.pi * radius ** 2)
