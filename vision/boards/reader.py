@@ -1,6 +1,7 @@
 """Reading a board of a taught print: its blue jump and green scan found among the spots of the
-print's inks, two orange spots where the print puts its landings, and each coordinate named by
-the print's network, cut as teaching cut it. Anything not clear is unsure."""
+print's inks, two orange spots where the print puts its landings (or, where no jump and scan
+are found, the landings first and the other two where they put them), and each coordinate
+named by the print's network, cut as teaching cut it. Anything not clear is unsure."""
 
 from __future__ import annotations
 
@@ -36,6 +37,13 @@ which names it too."""
 WOBBLES = ((0.0, 0.0, 1.0), (0.06, 0.0, 1.0), (-0.06, 0.0, 1.0), (0.0, 0.06, 1.0),
            (0.0, -0.06, 1.0), (0.0, 0.0, 0.92), (0.0, 0.0, 1.08))
 """The cuts of each coordinate: (across, along) shifts in its sizes, and a zoom."""
+MOVED = 0.35
+"""A jump or scan found is put where the other three put it only when that is at most this
+far from where it was found (a part of its size): further, the others' frame is off (a
+camera's slant), and the cut would catch a neighbouring coordinate's number, not its own."""
+MOST_LANDINGS = 40
+"""Orange spots paired as a board's landings, the largest first, where no blue and green
+spot frame a board."""
 
 
 def read_board(bgr: np.ndarray, board: BoardPrint) -> BoardRead:
@@ -44,28 +52,30 @@ def read_board(bgr: np.ndarray, board: BoardPrint) -> BoardRead:
         return BoardRead(reason="the picture is too small")
     spots = find_spots(bgr, board.palette)
     inks = {c: [s for s in spots if s.colour == c][:MOST_SPOTS] for c in "BGO"}
-    at = np.array([(s.x, s.y, s.size) for s in inks["O"]], np.float64).reshape(-1, 3)
-    frames = [four for blue in inks["B"] for green in inks["G"]
-              if (four := _fitting(blue, green, inks["O"], at, board)) is not None]
-    if not frames:
+    at = {c: np.array([(s.x, s.y, s.size) for s in inks[c]], np.float64).reshape(-1, 3)
+          for c in "BGO"}
+    framed = [(np.array([s.centre for s in four]), (True,) * 4)
+              for blue in inks["B"] for green in inks["G"]
+              if (four := _fitting(blue, green, inks["O"], at["O"], board)) is not None]
+    if not framed:
+        framed = _from_landings(at, board)
+    if not framed:
         return BoardRead(reason="no blue, green and two orange coordinates lie as the taught "
                                 "boards' do")
-    if len(frames) > MOST_FRAMES:
+    if len(framed) > MOST_FRAMES:
         return BoardRead(reason="too many coloured spots lie as a board's coordinates do: lay "
                                 "the board alone in the tray")
+    frames = [frame for centres, found in framed for frame in _variants(centres, found, board)]
+    cuts = [_cuts(centres, board) for centres in frames]
     pyramid = Pyramid(bgr)
-    patches = [sample(pyramid, matrix) for four in frames for matrix in _cuts(four, board)]
-    chances = board.classifier.probabilities(describe(np.array(patches))).reshape(
-        len(frames), 4, len(WOBBLES), len(LABELS))
+    patches = [sample(pyramid, matrix) for frame in cuts for coordinate in frame
+               for matrix in coordinate]
+    chances = iter(board.classifier.probabilities(describe(np.array(patches))))
     reads = set()
-    for frame in chances:
-        mean = frame.mean(axis=1)
-        ranked = np.sort(mean, axis=1)
-        best = mean.argmax(axis=1)
-        steady = (frame.argmax(axis=2) == best[:, None]).all()
-        if steady and all(LABELS[k] in NUMBERS[:4] for k in best) and \
-                (ranked[:, -1] >= SURE).all() and (ranked[:, -1] >= MARGIN * ranked[:, -2]).all():
-            reads.add(tuple(int(LABELS[k]) for k in best))
+    for frame in cuts:
+        numbers = [_number(np.array([next(chances) for _ in coordinate])) for coordinate in frame]
+        if None not in numbers:
+            reads.add(tuple(numbers))
     if len(reads) != 1:
         return BoardRead(reason="the numbers are not clear enough to read" if not reads else
                          "more than one board's numbers are in view")
@@ -73,18 +83,75 @@ def read_board(bgr: np.ndarray, board: BoardPrint) -> BoardRead:
     return BoardRead(jump, scan, (first, second))
 
 
-def _cuts(four: list[Spot], board: BoardPrint) -> list[np.ndarray]:
-    """Each coordinate's patches (jump, scan, landing, landing), each as teaching cut it and
-    moved a little (``WOBBLES``)."""
-    matrices = []
-    for pair, layout in enumerate(board.pairs):
-        first, second = four[2 * pair:2 * pair + 2]
-        pose = Pose.between(first.centre, second.centre)
+def _number(chances: np.ndarray) -> int | None:
+    """The number 1-4 that a coordinate's cuts' chances (cuts x labels) name, or None where
+    they are not sure of one: every cut names it, and their mean is ``SURE`` of it and
+    ``MARGIN`` times likelier than anything else."""
+    mean = chances.mean(axis=0)
+    best = int(mean.argmax())
+    second = np.partition(mean, -2)[-2]
+    if LABELS[best] not in NUMBERS[:4] or (chances.argmax(axis=1) != best).any() or \
+            mean[best] < SURE or mean[best] < MARGIN * second:
+        return None
+    return int(LABELS[best])
+
+
+def _cuts(centres: np.ndarray, board: BoardPrint) -> list[list[np.ndarray]]:
+    """The patches of each coordinate (jump, scan, landing, landing) of the board whose four
+    coordinates lie at ``centres`` (4 x 2), each as teaching cut it and moved a little
+    (``WOBBLES``). The jump and scan are cut both from their own centres and where the print,
+    laid on all four, puts them, and must read the same both ways: a print may set them close
+    together, where a few pixels' error in one centre turns and scales their cuts much; but a
+    camera's slant bends a print laid on all four a little too. The landings lie far enough
+    apart to be cut from their own centres."""
+    fitted = _similarity(board.places, centres)
+    ends = board.places[:2] @ fitted[:, :2].T + fitted[:, 2]
+    poses = ((Pose.between(tuple(centres[0]), tuple(centres[1])),
+              Pose.between(tuple(ends[0]), tuple(ends[1]))),
+             (Pose.between(tuple(centres[2]), tuple(centres[3])),))
+    coordinates = []
+    for pair_poses, layout in zip(poses, board.pairs):
         for end in (0, 1):
-            size = layout.size
-            matrices += [patch_matrix(pose, (du * size, end + dv * size),
-                                      layout.sides[end] * zoom) for du, dv, zoom in WOBBLES]
-    return matrices
+            coordinates.append([patch_matrix(pose, (du * layout.size, end + dv * layout.size),
+                                             layout.sides[end] * zoom)
+                                for pose in pair_poses for du, dv, zoom in WOBBLES])
+    return coordinates
+
+
+def _variants(centres: np.ndarray, found: tuple[bool, ...], board: BoardPrint
+              ) -> list[np.ndarray]:
+    """A board's four centres as found (where one was not, as the other three put it), and
+    with its jump's, then its scan's, put where the other three put it: a pale badge on a
+    ground of its own ink is found run into the ground around it, off its middle by a tenth
+    of its size and more, and the cuts of a jump and scan set close together turn with it.
+    (A landing put so was read wrongly: in a print's column of coordinates, its cut caught a
+    part of its neighbour's number.)"""
+    frames = []
+    for moved in (None, 0, 1):
+        known = [k for k in range(4) if found[k] and k != moved]
+        if len(known) < 3 or (moved is not None and not found[moved]):
+            continue
+        fitted = _similarity(board.places[known], centres[known])
+        frame = centres.copy()
+        for k in set(range(4)) - set(known):
+            frame[k] = board.places[k] @ fitted[:, :2].T + fitted[:, 2]
+        if moved is not None:
+            scale = float(np.hypot(fitted[0, 0], fitted[1, 0]))
+            if np.hypot(*(frame[moved] - centres[moved])) > MOVED * board.sizes[moved] * scale:
+                continue
+        frames.append(frame)
+    return frames
+
+
+def _similarity(source: np.ndarray, target: np.ndarray) -> np.ndarray:
+    """The turn, scale and shift (2 x 3) taking the points ``source`` nearest to ``target``
+    (N x 2 each, N >= 2), least squares."""
+    middle_source, middle_target = source.mean(axis=0), target.mean(axis=0)
+    a = (source - middle_source) @ np.array([1.0, 1j])
+    b = (target - middle_target) @ np.array([1.0, 1j])
+    turn = (np.conj(a) @ b) / max(float(np.real(np.conj(a) @ a)), 1e-12)
+    linear = np.array([[turn.real, -turn.imag], [turn.imag, turn.real]])
+    return np.column_stack([linear, middle_target - linear @ middle_source])
 
 
 def _fitting(blue: Spot, green: Spot, oranges: list[Spot], at: np.ndarray, board: BoardPrint
@@ -114,3 +181,53 @@ def _fitting(blue: Spot, green: Spot, oranges: list[Spot], at: np.ndarray, board
             return None
         four.append(oranges[int(apart.argmin())])
     return four
+
+
+def _from_landings(at: dict[str, np.ndarray], board: BoardPrint
+                   ) -> list[tuple[np.ndarray, tuple[bool, ...]]]:
+    """Boards framed by their two landings where no blue and green spot frame one: a pale
+    badge on a ground of its own ink (a light blue jump on a navy board) may stand out of it
+    too little to be a spot. Each pair of orange spots sized and spaced as the landings are
+    puts the jump and scan where the print does; a blue or green spot there is taken, and at
+    least one must be, so three of the four are found (each board's four centres, and which of
+    them were found)."""
+    apart = float(np.hypot(*(board.places[3] - board.places[2])))
+    oranges = at["O"][:MOST_LANDINGS]
+    low, high = SIZE_SLACK
+    frames = []
+    for i, first in enumerate(oranges):
+        for j, second in enumerate(oranges):
+            length = float(np.hypot(*(second[:2] - first[:2])))
+            if i == j or length < 1.0:
+                continue
+            unit = length / apart  # pixels per jump-scan length
+            if not all(low <= spot[2] / (unit * printed) <= high
+                       for spot, printed in ((first, board.sizes[2]), (second, board.sizes[3]))):
+                continue
+            fitted = _similarity(board.places[2:], np.array([first[:2], second[:2]]))
+            centres = np.vstack([board.places[:2] @ fitted[:, :2].T + fitted[:, 2],
+                                 first[:2], second[:2]])
+            found = [_nearest(at[colour], centres[k], board.sizes[k] * unit,
+                              PLACE_SLACK * max(unit, float(np.hypot(*(centres[k] - first[:2])))))
+                     for k, colour in enumerate("BG")]
+            if all(point is None for point in found):
+                continue
+            for k, point in enumerate(found):
+                if point is not None:
+                    centres[k] = point
+            frames.append((centres, tuple(point is not None for point in found) + (True, True)))
+    return frames
+
+
+def _nearest(spots: np.ndarray, place: np.ndarray, printed: float, reach: float
+             ) -> np.ndarray | None:
+    """The centre of the spot among ``spots`` (N x 3: centres and sizes) nearest ``place``,
+    within ``reach`` and sized as ``printed`` is (``SIZE_SLACK``), or None."""
+    if not len(spots):
+        return None
+    low, high = SIZE_SLACK
+    apart = np.hypot(spots[:, 0] - place[0], spots[:, 1] - place[1])
+    apart[(spots[:, 2] < low * printed) | (spots[:, 2] > high * printed) | (apart > reach)] = \
+        np.inf
+    best = int(apart.argmin())
+    return spots[best, :2].copy() if np.isfinite(apart[best]) else None
