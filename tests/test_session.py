@@ -226,6 +226,28 @@ def test_the_demo_table_goes_on_to_the_next_turn_and_the_camera_sees_the_top_up_
     assert moves[1].proposal is not None and moves[1].proposal.begun_by == second
 
 
+def test_the_demo_table_goes_on_past_two_top_ups_that_lay_no_card(tmp_path):
+    """A jump and a top up, then the next player tops up too before jumping: the table goes
+    on to that jump while both top ups wait. The first is the camera's (the next player's
+    turn shows begun); the second no camera can tell from a jump before it, and is touched."""
+    game = simulate(98, 2)
+    events = list(game.events[:2]) + [TopUp(0), game.events[2]]
+    demo = DemoTable(game.setup, events, 98)
+    session = Session(Library(tmp_path))
+    session.start(demo.setup)
+    moves: list[DemoMove] = []
+    moved = demo.moved
+
+    def noted(move: DemoMove, ok: bool) -> None:
+        moves.append(move)
+        moved(move, ok)
+    demo.moved = noted  # type: ignore[method-assign]
+    play_demo(demo, session)
+    assert [(m.how, m.event) for m in moves] == [
+        ("camera", events[0]), ("camera", events[1]), ("touch", events[2]),
+        ("camera", events[3])]
+
+
 class _WorkedEyes(TableEyes):
     """The app's eyes, noting for each frame whether each view did heavy work (read a card
     area, or stepped the pieces' read) and whether the tray was left waiting with some."""

@@ -8,9 +8,9 @@ So a newcomer watches the whole loop, and the tests can count how much of a game
 carried.
 
 The camera thread only reads frames; the table waits for the player (it does not show the next
-action before the last one was entered), but for a top up that lays no card: no camera sees
-one, and at a table the next player just plays on, so the table shows their action while the top
-up waits to be entered. The player decides on the app's thread, where every change to the game
+action before the last one was entered), but for top ups that lay no card: no camera sees
+one, and at a table the next player just plays on, so the table shows the action after them
+while the top ups wait to be entered. The player decides on the app's thread, where every change to the game
 is made. A player's own touch pauses the demo for good: the table is theirs.
 """
 
@@ -95,23 +95,28 @@ class DemoTable:
             if render:
                 self._waiting = upcoming
             if not self.paused:
-                if self._waiting is not None and \
-                        self._waiting.event_index <= self._next + self._played_on():
+                shown = self._next + self._played_on()
+                if self._waiting is not None and self._waiting.event_index <= shown:
                     self._current, self._waiting = self._waiting, None
                 current = self._current
-                if current is not None and current.event_index >= self._next:
+                if current is not None and current.event_index >= shown:
                     # camera frames the table has shown the action still since a hand left it
+                    # (the still table of top ups played on is no action to propose yet)
                     self._settled = self._settled + 1 if current.settled else 0
             return None if self._current is None else self._current.table
 
     def _played_on(self) -> int:
-        """1 when the next event is a top up that lays no card and an action follows it: the
-        table goes on to that action (the next player's); else 0."""
-        if self._next + 1 >= len(self.script):
+        """How many top ups that lay no card come next, when an action follows them: the
+        table goes on to that action (the next player's, or the player's own second one);
+        else 0."""
+        silent = self._next
+        while silent < len(self.script) and isinstance(self.script[silent], TopUp) and \
+                not self.script[silent].discard:  # type: ignore[union-attr]
+            silent += 1
+        if silent == self._next or silent >= len(self.script) or \
+                not isinstance(self.script[silent], Jump | Fly | Scan | Develop | Discover):
             return 0
-        event, following = self.script[self._next], self.script[self._next + 1]
-        return int(isinstance(event, TopUp) and not event.discard
-                   and isinstance(following, Jump | Fly | Scan | Develop | Discover))
+        return silent - self._next
 
     def read_tray(self) -> np.ndarray | None:
         with self._lock:
