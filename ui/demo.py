@@ -10,8 +10,8 @@ carried.
 The camera thread only reads frames; the table waits for the player (it does not show the next
 action before the last one was entered), but for top ups that lay no card: no camera sees
 one, and at a table the next player just plays on, so the table shows the action after them
-while the top ups wait to be entered. The player decides on the app's thread, where every change to the game
-is made. A player's own touch pauses the demo for good: the table is theirs.
+while the top ups wait to be entered. The player decides on the app's thread, where every
+change to the game is made. A player's own touch pauses the demo for good: the table is theirs.
 """
 
 from __future__ import annotations
