@@ -362,6 +362,32 @@ def test_black_on_a_gate_its_ship_was_hardly_darker_than_is_never_counted(shoots
     assert any(p.message == "black is not clear on gate" for p in problems)
 
 
+def test_a_black_chip_hardly_darker_than_the_gate_leaves_black_unsure_there():
+    """A black chip on a grey gate, only a quarter darker than it, changes the gate too
+    little to be new where the start is compared at its smaller size, and was counted as no
+    chip: a patch of black in no piece found leaves black on the gate unsure."""
+    shoot = ring_shoot(8012, 2, 0.3)  # a grey gate, the black ship at 0.72 of its lightness
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, _ = shoot.games[0]
+    assert read_pieces(frame.image, ring)[0].gate.get("black") == truth.gate["black"] == 0
+    look = at_once(looking_at(frame.image, ring))
+    radius = look.radius(ring, ring.middle)
+    # halfway out to the gate's barest point: on the gate, clear of every piece
+    rim = max(np.array(ring.gate), key=lambda point: min(
+        math.dist(point, p.centre) for p in look.patches))
+    at = (np.array(ring.middle) + rim) / 2
+    assert min(math.dist(at, p.centre) for p in look.patches) > 3 * radius
+    x, y = int(at[0]), int(at[1])
+    ground = frame.image[y - 2:y + 3, x - 2:x + 3].reshape(-1, 3).mean(axis=0)
+    disc = np.zeros(frame.image.shape[:2], np.float32)
+    cv2.circle(disc, (x, y), int(radius), 1.0, -1, cv2.LINE_AA)
+    disc = cv2.GaussianBlur(disc, (0, 0), 1.0)[..., None]
+    image = (frame.image * (1 - disc) + ground * 0.75 * disc).astype(np.uint8)
+    seen, problems = read_pieces(image, ring)
+    assert seen is not None and "black" not in seen.gate
+    assert any(p.message == "black is not clear on gate" for p in problems)
+
+
 def test_a_black_chip_run_into_the_dark_tile_under_it_is_not_counted():
     """A black chip on a dark reserved tile is one patch with the tile: the chips' discs laid
     in it leave the tile's corners beyond them, so it is not counted (as two and three

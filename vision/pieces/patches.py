@@ -95,6 +95,11 @@ class Look:
     """A chip's radius as a share of a board's side (the same wherever it lies) ..."""
     measured: bool
     """... measured on the chips seen (else a ship's size)."""
+    faint_black: float = 0.0
+    """The largest patch on the gate dark enough to be black, yet in no patch (pixels): a
+    black chip on a grey gate, only a third darker than it, is diluted below ``CHANGED``
+    where the start is compared at its smaller size, and found as pieces too small to be
+    one."""
 
     def radius(self, ring: Ring, point: tuple[float, float]) -> float:
         """A chip's radius at ``point`` (pixels)."""
@@ -153,7 +158,33 @@ def looking_at(bgr: np.ndarray, ring: Ring) -> Steps:
     chip, measured = chip_radius(ring, patches)
     rim = 2 * max(1, int(RIM * chip * ring.side_at(ring.middle))) + 1  # a piece's edge
     seen = cv2.dilate((owner > 0).astype(np.uint8), np.ones((rim, rim), np.uint8))
-    return Look(patches, new, owner, new & ~seen.astype(bool), chip, measured)
+    faint_black = _faint_black(lab, owner, before, light, ring)
+    return Look(patches, new, owner, new & ~seen.astype(bool), chip, measured, faint_black)
+
+
+def _faint_black(lab: np.ndarray, owner: np.ndarray, before: np.ndarray, light: np.ndarray,
+                 ring: Ring) -> float:
+    """The largest patch of black on the gate that is no patch found (pixels; ``Look``)."""
+    black = ring.colours.get("black")
+    if black is None:
+        return 0.0
+    height, width = owner.shape
+    gate = np.round(np.array(ring.gate)).astype(np.int32)
+    x0, y0 = np.clip(gate.min(axis=0), 0, (width, height))
+    x1, y1 = np.clip(gate.max(axis=0) + 1, 0, (width, height))
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(inside, [gate - (x0, y0)], 1)
+    faint = inside.astype(bool) & (owner[y0:y1, x0:x1] == 0)
+    where = np.nonzero(faint)
+    at = (where[0] + y0, where[1] + x0)
+    dark = colour_masks(lab[at], {"black": black}, before[at], light[at])["black"]
+    mask = np.zeros(faint.shape, np.uint8)
+    mask[where] = dark
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count, _, stats, _ = cv2.connectedComponentsWithStats(mask)
+    return float(stats[1:, cv2.CC_STAT_AREA].max()) if count > 1 else 0.0
 
 
 def _difference(lab: np.ndarray, reference: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
