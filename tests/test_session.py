@@ -204,14 +204,9 @@ def test_the_demo_plays_a_whole_game_through_the_pipeline_to_the_engines_scores(
     assert counts["camera under a hand"] == 0
 
 
-def test_the_demo_table_goes_on_to_the_next_turn_and_the_camera_sees_the_top_up_in_it(
-        tmp_path):
-    """A jump, a top up that lays no card, and the next player's jump: the table shows the
-    jump while the top up waits, and the camera proposes the top up from it."""
-    game = simulate(98, 2)
-    assert [e.type for e in game.events[:3]] == ["jump", "top_up", "jump"]
-    demo = DemoTable(game.setup, list(game.events[:3]), 98)
-    session = Session(Library(tmp_path))
+def demo_moves(demo: DemoTable, folder) -> list[DemoMove]:  # type: ignore[no-untyped-def]
+    """The demo played through in a new session, and each move its player made."""
+    session = Session(Library(folder))
     session.start(demo.setup)
     moves: list[DemoMove] = []
     moved = demo.moved
@@ -221,6 +216,17 @@ def test_the_demo_table_goes_on_to_the_next_turn_and_the_camera_sees_the_top_up_
         moved(move, ok)
     demo.moved = noted  # type: ignore[method-assign]
     play_demo(demo, session)
+    return moves
+
+
+def test_the_demo_table_goes_on_to_the_next_turn_and_the_camera_sees_the_top_up_in_it(
+        tmp_path):
+    """A jump, a top up that lays no card, and the next player's jump: the table shows the
+    jump while the top up waits, and the camera proposes the top up from it."""
+    game = simulate(98, 2)
+    assert [e.type for e in game.events[:3]] == ["jump", "top_up", "jump"]
+    demo = DemoTable(game.setup, list(game.events[:3]), 98)
+    moves = demo_moves(demo, tmp_path)
     assert [(m.how, m.event) for m in moves] == [("camera", e) for e in game.events[:3]]
     second = game.setup.players[1 - game.setup.first_index].name
     assert moves[1].proposal is not None and moves[1].proposal.begun_by == second
@@ -233,16 +239,7 @@ def test_the_demo_table_goes_on_past_two_top_ups_that_lay_no_card(tmp_path):
     game = simulate(98, 2)
     events = list(game.events[:2]) + [TopUp(0), game.events[2]]
     demo = DemoTable(game.setup, events, 98)
-    session = Session(Library(tmp_path))
-    session.start(demo.setup)
-    moves: list[DemoMove] = []
-    moved = demo.moved
-
-    def noted(move: DemoMove, ok: bool) -> None:
-        moves.append(move)
-        moved(move, ok)
-    demo.moved = noted  # type: ignore[method-assign]
-    play_demo(demo, session)
+    moves = demo_moves(demo, tmp_path)
     assert [(m.how, m.event) for m in moves] == [
         ("camera", events[0]), ("camera", events[1]), ("touch", events[2]),
         ("camera", events[3])]
