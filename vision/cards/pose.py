@@ -107,7 +107,14 @@ def sample(pyramid: Pyramid, matrix: np.ndarray, side: int = PATCH) -> np.ndarra
     """The patch (``side`` pixels a side, BGR) whose pixels ``matrix`` (3 x 3) maps to image
     pixels, taken from the level of the image where it is not shrunk by more than
     ``MAX_ZOOM_OUT``."""
-    (a, b, c), (d, e, f) = matrix[0], matrix[1]
+    (a, b, c), (d, e, f) = matrix[0].tolist(), matrix[1].tolist()
+    return sample_affine(pyramid, (a, b, c, d, e, f), side)
+
+
+def sample_affine(pyramid: Pyramid, matrix: tuple[float, float, float, float, float, float],
+                  side: int = PATCH) -> np.ndarray:
+    """``sample``, the matrix's top two rows given as six numbers."""
+    a, b, c, d, e, f = matrix
     spread = math.sqrt(abs(a * e - b * d))
     level = 0
     while spread / 2 ** level > MAX_ZOOM_OUT and level < 5:
@@ -115,10 +122,8 @@ def sample(pyramid: Pyramid, matrix: np.ndarray, side: int = PATCH) -> np.ndarra
     if level:
         # a halved level's pixel k covers full pixels 2k and 2k + 1: its centre is at 2k + 0.5
         half, shift = 0.5 ** level, (2 ** level - 1) / 2
-        at_level = np.array([[a * half, b * half, (c - shift) * half],
-                             [d * half, e * half, (f - shift) * half]])
-    else:
-        at_level = np.array([[a, b, c], [d, e, f]])
-    return cv2.warpAffine(pyramid.level(level), at_level, (side, side),
-                          flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        a, b, c, d, e, f = a * half, b * half, (c - shift) * half, \
+            d * half, e * half, (f - shift) * half
+    return cv2.warpAffine(pyramid.level(level), np.array([[a, b, c], [d, e, f]]),
+                          (side, side), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                           borderMode=cv2.BORDER_REPLICATE)
