@@ -19,6 +19,7 @@ from tests.test_cli import companion
 from vision.config import CalibrationError, load_calibration, save_calibration
 from vision.config import Calibration
 from vision.pieces import Ring, RingNotFound, find_ring, read_pieces, reading_pieces
+from vision.pieces.colours import lab_of, learn_colours
 from vision.pieces.patches import Look, at_once, discs, looking_at, patches_of
 from vision.pieces.rims import circles
 from vision.pipeline import PIECES_SETTLE, Pipeline
@@ -348,6 +349,30 @@ def test_black_is_learned_from_the_black_ship_not_from_dark_art_at_the_gates_edg
     assert not any("something on gate" in p.message for p in problems)
 
 
+@pytest.mark.parametrize(("seed", "colour"), [
+    (8142, "black"),  # grey plastic on a navy gate: lighter than the gate, not darker
+    (8176, "black"),  # hardly darker than a dark brown gate: found only in part, too small
+    (8190, "black"),  # run into the dark edge of the gate beside it
+    (8008, "yellow"),  # the gate's rim, a long arc in the yellow light, was as large as a ship
+])
+def test_each_players_ship_is_learned_where_it_stands_on_the_gate(seed, colour):
+    """Dev tables: a colour learned from no ship (``unseen``: none of its pieces, and no
+    planet's reservations, can be read) or from something else on the gate. Black's ship is
+    the grey patch, darker or lighter than the gate, plainly of the coloured ships'
+    silhouette; a ship is compact, as no arc of a rim is."""
+    shoot = ring_shoot(seed, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    assert not ring.unseen
+    image = shoot.start.image
+    gate = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillPoly(gate, [np.round(np.float32(ring.gate)).astype(np.int32)], 1)
+    _, ships = learn_colours(lab_of(image), gate, list(shoot.players))
+    truth = next(t for t in shoot.start.truth if t.kind == "ship" and t.label == colour)
+    ys, xs = np.nonzero(ships[colour])
+    assert cv2.pointPolygonTest(np.float32(truth.corners), (float(xs.mean()), float(ys.mean())),
+                                False) >= 0
+
+
 def test_black_on_a_gate_its_ship_was_hardly_darker_than_is_never_counted(shoots, rings):
     """A black ship hardly darker than the gate at the start (most of its pixels no darker
     than black must be) says black chips there may not show: none is no count."""
@@ -554,9 +579,9 @@ def test_a_chip_at_a_boards_edge_is_no_station_for_sure():
 
 def test_a_ship_beside_a_dark_piece_not_made_out_is_still_placed():
     """Dev table 8142, photo 1: the black ship on Planet 6, on the board's dark navy, is no
-    black the camera can be sure of, so Planet 6 shows something of no colour; the red ship
-    beside it, plainly a ship, was dropped as "where something else is not clear". Only a
-    hand (or a thing of a ship's colour that is no piece) makes a ship seen there unclear."""
+    black the camera can be sure of, so black is not clear on Planet 6; the red ship beside
+    it, plainly a ship, was dropped as "where something else is not clear". Only a hand (or
+    a thing of a ship's colour that is no piece) makes a ship seen there unclear."""
     shoot = ring_shoot(8142, 2, 0.3)
     ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
     frame, truth, hand = shoot.games[1]
@@ -565,7 +590,7 @@ def test_a_ship_beside_a_dark_piece_not_made_out_is_still_placed():
     assert seen is not None and wrong_reads(seen, truth) == []
     assert seen.ships.get("red") == "Planet 6" and "black" not in seen.ships
     assert "Planet 6" not in seen.stations  # what the dark thing is stays unknown
-    assert any(p.message.startswith("something on Planet 6") for p in problems)
+    assert "black is not clear on Planet 6" in [p.message for p in problems]
 
 
 def test_a_hand_over_the_gate_leaves_the_gate_unknown_never_empty():

@@ -6,7 +6,10 @@ of a room changes lightness and, a little, the cast, far more than a piece's hue
 from crimson to orange-red and blue from navy to azure, so a player's hue is the one their
 own ship showed; each colour reaches halfway to its nearest rival at the table. Black is no
 hue: it is what is grey and much darker than the ground around it (a dark table or a soft
-shadow darkens the ground as well, so it is no black piece).
+shadow darkens the ground as well, so it is no black piece). Its ship at calibration, though,
+is sought by the coloured ships' silhouette (``_black_ship``): on a dark gate a black ship is
+hardly darker than the gate, and on a navy one its plastic catches the light and shows
+lighter.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.pieces.shapes import likeness, silhouette, typical
+from vision.pieces.shapes import likeness, silhouette, typical, whole
 
 PLAYER_COLOURS = ("red", "blue", "green", "yellow", "black")
 BROAD_HUES = {"red": 35.0, "yellow": 90.0, "green": 150.0, "blue": 280.0}
@@ -45,6 +48,18 @@ SHIP_SHARE = 0.12
 SHIP_SIZES = (0.5, 2.0)
 """... and this much of most ships' size, at the least and the most (a ship half seen,
 a ship's shadow joined to it)."""
+SHIP_WHOLE = 0.9
+"""A ship at calibration is compact: its silhouette holds at least this share of it (a
+board's rim in the gate's corner, a long arc, does not)."""
+BLACK_STEPS = (0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6)
+"""Black's ship at calibration is sought where the gate is grey and darker than its ground by
+each of these shares, or lighter by its inverse ..."""
+LIKE_SHIP = 0.7
+"""... and is the patch most like the coloured ships' silhouette (``likeness``), when at least
+this like it ..."""
+LIKER = 0.1
+"""... and this much more than any patch elsewhere (else black's ship is its patch of a
+ship's size darkest against the gate, as where no coloured ship shows)."""
 GROUND_WINDOW = 0.06
 """The ground's lightness: the median over a square this share of the picture's long side."""
 
@@ -191,6 +206,13 @@ def learn_colours(lab: np.ndarray, gate: np.ndarray, players: list[str]
     # the gate's edge), its ship is the one of the coloured ships' silhouette
     ship_shape = typical([shape for player, ship in chosen.items() if player != "black"
                           for shape in [silhouette(ship)] if shape is not None])
+    if "black" in players and ship_shape is not None:
+        coloured = [ship for player, ship in chosen.items() if player != "black"]
+        black = _black_ship(lab, inside, coloured, ship_shape, size)
+        # where the darkest patch of a ship's size is on it, that patch is kept (its
+        # outline is the ship's own, not widened by its shadow as at a looser step)
+        if black is not None and not (black & chosen.get("black", False)).any():
+            alike["black"], chosen["black"] = [black], black
     colours: dict[str, PieceColour] = {}
     ships: dict[str, np.ndarray] = {}
     for player, patches in alike.items():
@@ -205,6 +227,44 @@ def learn_colours(lab: np.ndarray, gate: np.ndarray, players: list[str]
                                       darkness)
         ships[player] = ship
     return colours, ships
+
+
+def _black_ship(lab: np.ndarray, inside: np.ndarray, coloured: list[np.ndarray],
+                shape: np.ndarray, size: float) -> np.ndarray | None:
+    """Black's ship on the gate (``inside``): of the grey patches of a ship's ``size`` darker
+    or lighter than the gate by any of ``BLACK_STEPS``, away from the ``coloured`` ships (their
+    shadows), the one most like their silhouette ``shape`` (``LIKE_SHIP``, ``LIKER``); None
+    where none is plainly so."""
+    ys, xs = np.nonzero(inside)
+    top, left = max(0, ys.min() - 2), max(0, xs.min() - 2)
+    box = (slice(top, ys.max() + 3), slice(left, xs.max() + 3))  # the gate alone: quicker
+    smooth = cv2.GaussianBlur(lab[box], (5, 5), 1.2)  # the noise of a dark gate's pixels
+    _, chroma = _hue_chroma(smooth)
+    share = smooth[..., 0] / np.maximum(ground_lightness(lab)[box], 1.0)
+    width = max(3, int(math.sqrt(size) / 2) | 1)
+    near = cv2.dilate(np.any(coloured, axis=0)[box].astype(np.uint8),
+                      np.ones((width, width), np.uint8)).astype(bool)
+    grey = (chroma <= GREY) & ~near
+    found = [(_likeness_to(patch, shape), patch)
+             for step in BLACK_STEPS for mask in (share <= step, share >= 1 / step)
+             for patch in _ship_patches(grey & mask, inside[box])
+             if SHIP_SIZES[0] <= patch.sum() / size <= SHIP_SIZES[1]]
+    if not found:
+        return None
+    like, best = max(found, key=lambda one: one[0])
+    middle, reach = _middle(best), math.sqrt(float(best.sum()))
+    elsewhere = [other for other, patch in found
+                 if math.dist(_middle(patch), middle) > reach]
+    if like < LIKE_SHIP or like - max(elsewhere, default=0.0) < LIKER:
+        return None
+    ship = np.zeros(inside.shape, bool)
+    ship[box] = best
+    return ship
+
+
+def _middle(patch: np.ndarray) -> tuple[float, float]:
+    ys, xs = np.nonzero(patch)
+    return float(xs.mean()), float(ys.mean())
 
 
 def _ship_patches(mask: np.ndarray, inside: np.ndarray) -> list[np.ndarray]:
@@ -235,4 +295,6 @@ def _ship_like(patch: np.ndarray) -> bool:
     outlines, _ = cv2.findContours(patch.astype(np.uint8), cv2.RETR_EXTERNAL,
                                    cv2.CHAIN_APPROX_SIMPLE)
     (_, _), (side_a, side_b), _ = cv2.minAreaRect(max(outlines, key=cv2.contourArea))
-    return max(side_a, side_b) >= SHIP_LONGER * max(1.0, min(side_a, side_b))
+    shape = silhouette(patch)
+    return max(side_a, side_b) >= SHIP_LONGER * max(1.0, min(side_a, side_b)) and \
+        shape is not None and whole(shape) >= SHIP_WHOLE

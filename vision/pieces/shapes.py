@@ -47,6 +47,12 @@ def silhouette(mask: np.ndarray) -> np.ndarray | None:
     return drawn >= 0.5
 
 
+def whole(shape: np.ndarray) -> float:
+    """The share of its patch a silhouette holds: a patch reaching beyond ``REACH`` (a long,
+    thin arc of a board's rim) is cut short in it."""
+    return float(shape.sum()) * (2 * REACH / GRID) ** 2
+
+
 def likeness(one: np.ndarray, other: np.ndarray) -> float:
     """How much two silhouettes overlap (intersection over union), turned and flipped to fit
     best."""
