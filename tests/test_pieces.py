@@ -478,6 +478,8 @@ def test_chips_lying_apart_on_the_gate_seen_larger_than_a_flat_chip_are_counted(
     (8108, 1, "blue", 3),  # one on another and over the third: the edges show 3 circles
     (8118, 1, "blue", 2),  # one on another, hiding it but for a sliver: one chip too long
     (8241, 0, "green", 4),  # three in a heap hiding a fourth: larger than three, little beyond
+    (8067, 0, "blue", 3),  # two discs' worth, a sliver of the third beyond them (0.045)
+    (8198, 0, "black", 3),  # the same in black (0.043)
 ])
 def test_a_chip_lying_on_another_on_the_gate_leaves_the_count_unsure_not_short(
         seed, photo, colour, probes):
