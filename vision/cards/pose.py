@@ -64,27 +64,50 @@ class Pose:
                     (-self.step[0], -self.step[1]))
 
 
-def patch_matrix(pose: Pose, centre: tuple[float, float], side: float,
-                 turn: bool = False) -> np.ndarray:
-    """3 x 3: a patch's pixels (x, y) to image pixels, for the square of ``side`` (face units)
-    centred on the face point ``centre``; ``turn``: the square seen half round (a coordinate
-    printed upside down, as playing cards' corner indices are)."""
+Affine = tuple[float, float, float, float, float, float]
+"""A patch's matrix's top two rows, (a, b, c) and (d, e, f), as plain numbers."""
+
+
+def patch_affine(pose: Pose, centre: tuple[float, float], side: float, turn: bool = False,
+                 angle: float = 0.0) -> Affine:
+    """``patch_matrix``'s top two rows, the patch turned by ``angle`` (radians) about its
+    middle as by ``turned``: in plain numbers, as the live loop cuts hundreds of patches a
+    frame and numpy's small arrays cost more than the cutting."""
     step = (-1.0 if turn else 1.0) * side / PATCH
     u = centre[0] + step * (0.5 - PATCH / 2)
     v = centre[1] + step * (0.5 - PATCH / 2)
     (dx, dy), (x, y) = pose.step, pose.top
     # the pose's matrix ((dy, dx, x), (-dx, dy, y)) after the patch's scale and shift
-    return np.array([[dy * step, dx * step, dy * u + dx * v + x],
-                     [-dx * step, dy * step, -dx * u + dy * v + y], [0.0, 0.0, 1.0]])
+    a, b, c = dy * step, dx * step, dy * u + dx * v + x
+    d, e, f = -dx * step, dy * step, -dx * u + dy * v + y
+    if not angle:
+        return a, b, c, d, e, f
+    cos, sin, tx, ty = _about(angle)
+    return (a * cos + b * sin, -a * sin + b * cos, a * tx + b * ty + c,
+            d * cos + e * sin, -d * sin + e * cos, d * tx + e * ty + f)
+
+
+def patch_matrix(pose: Pose, centre: tuple[float, float], side: float,
+                 turn: bool = False) -> np.ndarray:
+    """3 x 3: a patch's pixels (x, y) to image pixels, for the square of ``side`` (face units)
+    centred on the face point ``centre``; ``turn``: the square seen half round (a coordinate
+    printed upside down, as playing cards' corner indices are)."""
+    a, b, c, d, e, f = patch_affine(pose, centre, side, turn)
+    return np.array([[a, b, c], [d, e, f], [0.0, 0.0, 1.0]])
 
 
 def turned(matrix: np.ndarray, angle: float) -> np.ndarray:
     """A patch's matrix turned by ``angle`` (radians) about the patch's middle."""
+    cos, sin, tx, ty = _about(angle)
+    return matrix @ np.array([[cos, -sin, tx], [sin, cos, ty], [0.0, 0.0, 1.0]])
+
+
+def _about(angle: float) -> tuple[float, float, float, float]:
+    """A turn by ``angle`` about a patch's middle: its cosine and sine, and the shift that
+    keeps the middle where it is."""
     middle = (PATCH - 1) / 2
     c, s = math.cos(angle), math.sin(angle)
-    about = np.array([[c, -s, middle - c * middle + s * middle],
-                      [s, c, middle - s * middle - c * middle], [0.0, 0.0, 1.0]])
-    return matrix @ about
+    return c, s, middle - c * middle + s * middle, middle - s * middle - c * middle
 
 
 class Pyramid:
@@ -111,8 +134,7 @@ def sample(pyramid: Pyramid, matrix: np.ndarray, side: int = PATCH) -> np.ndarra
     return sample_affine(pyramid, (a, b, c, d, e, f), side)
 
 
-def sample_affine(pyramid: Pyramid, matrix: tuple[float, float, float, float, float, float],
-                  side: int = PATCH) -> np.ndarray:
+def sample_affine(pyramid: Pyramid, matrix: Affine, side: int = PATCH) -> np.ndarray:
     """``sample``, the matrix's top two rows given as six numbers."""
     a, b, c, d, e, f = matrix
     spread = math.sqrt(abs(a * e - b * d))

@@ -21,7 +21,6 @@ coordinates need to be seen. Anything not clear is "unsure": a wrong read is wor
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 
 import cv2
@@ -30,7 +29,7 @@ import numpy as np
 from companion.rules import Card, MalformedEventError
 from vision.cards.features import describe
 from vision.cards.model import LABELS, NUMBERS, CardModel
-from vision.cards.pose import PATCH, Pose, Pyramid, sample_affine
+from vision.cards.pose import PATCH, Pose, Pyramid, patch_affine, sample_affine
 from vision.cards.palette import Palette
 from vision.cards.spot_looks import describe_spots
 from vision.cards.spots import Spot, extents_along, find_spots
@@ -520,26 +519,13 @@ def coordinate_patches(pyramid: Pyramid, cuts: list[Cut] | list[Pose], model: Ca
     """Each cut's (or pose's) top and bottom patches, one after the other."""
     layout = model.layout
     patches = np.empty((2 * len(cuts), PATCH, PATCH, 3), np.uint8)
-    middle = (PATCH - 1) / 2
     for k, cut in enumerate(cuts):
         if isinstance(cut, Pose):
             cut = Cut(cut)
-        (x, y), (dx, dy) = cut.pose.top, cut.pose.step
-        cos, sin = math.cos(cut.turn), math.sin(cut.turn)
-        # turned about the patch's middle
-        tx, ty = middle - cos * middle + sin * middle, middle - sin * middle - cos * middle
         for which in (0, 1):
-            # ``patch_matrix`` then ``turned``, in plain numbers: the live loop cuts
-            # hundreds of patches a frame, and numpy's small arrays cost more than the cutting
-            step = layout.sides[which] * cut.zoom / PATCH
-            if which == 1 and layout.bottom_turned:
-                step = -step
-            u, v = step * (0.5 - PATCH / 2), which + step * (0.5 - PATCH / 2)
-            a, b, c = dy * step, dx * step, dy * u + dx * v + x
-            d, e, f = -dx * step, dy * step, -dx * u + dy * v + y
-            patches[2 * k + which] = sample_affine(pyramid, (
-                a * cos + b * sin, -a * sin + b * cos, a * tx + b * ty + c,
-                d * cos + e * sin, -d * sin + e * cos, d * tx + e * ty + f))
+            patches[2 * k + which] = sample_affine(pyramid, patch_affine(
+                cut.pose, (0.0, float(which)), layout.sides[which] * cut.zoom,
+                which == 1 and layout.bottom_turned, cut.turn))
     return patches
 
 

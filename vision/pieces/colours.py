@@ -58,8 +58,8 @@ LIKE_SHIP = 0.7
 """... and is the patch most like the coloured ships' silhouette (``likeness``), when at least
 this like it ..."""
 LIKER = 0.1
-"""... and this much more than any patch elsewhere (else black's ship is its patch of a
-ship's size darkest against the gate, as where no coloured ship shows)."""
+"""... and this much more than any patch elsewhere (else black's ship is the patch dark
+against the gate nearest a ship's size, as where no coloured ship shows)."""
 GROUND_WINDOW = 0.06
 """The ground's lightness: the median over a square this share of the picture's long side."""
 
@@ -208,10 +208,11 @@ def learn_colours(lab: np.ndarray, gate: np.ndarray, players: list[str]
                           for shape in [silhouette(ship)] if shape is not None])
     if "black" in players and ship_shape is not None:
         coloured = [ship for player, ship in chosen.items() if player != "black"]
-        black = _black_ship(lab, inside, coloured, ship_shape, size)
-        # where the darkest patch of a ship's size is on it, that patch is kept (its
-        # outline is the ship's own, not widened by its shadow as at a looser step)
-        if black is not None and not (black & chosen.get("black", False)).any():
+        black, dark = _black_ship(lab, inside, coloured, ship_shape, size), chosen.get("black")
+        # where black's patch found as before (dark against the gate, of about a ship's
+        # size) lies on that ship, it is kept: its outline is the ship's own, not widened
+        # by its shadow as at a looser step
+        if black is not None and (dark is None or not (black & dark).any()):
             alike["black"], chosen["black"] = [black], black
     colours: dict[str, PieceColour] = {}
     ships: dict[str, np.ndarray] = {}
