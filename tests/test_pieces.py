@@ -373,6 +373,27 @@ def test_each_players_ship_is_learned_where_it_stands_on_the_gate(seed, colour):
                                 False) >= 0
 
 
+@pytest.mark.parametrize(("seed", "photo"), [(8140, 0), (8161, 0), (8161, 1)])
+def test_a_colour_whose_ship_was_not_found_leaves_out_only_where_its_pieces_lie(seed, photo):
+    """Dev tables where black's ship was not found at calibration: no planet's reservations
+    were read, and no board was said to be empty. Black's probes and stations are new and
+    of no colour learned, so they leave their planets out as something unexplained; the
+    other planets are read."""
+    shoot = ring_shoot(seed, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    assert ring.unseen == ("black",)
+    frame, truth, hand = shoot.games[photo]
+    assert hand is None
+    seen, problems = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    black_probes = {name for name, counts in truth.reserved.items() if "black" in counts}
+    black_stations = {name for name, colour in truth.stations.items() if colour == "black"}
+    assert black_probes and not black_probes & set(seen.reserved)
+    assert not black_stations & set(seen.stations)
+    assert len(seen.reserved) >= 2 and len(seen.stations) >= 2
+    assert any(p.message.startswith("the black pieces are not read") for p in problems)
+
+
 def test_black_on_a_gate_its_ship_was_hardly_darker_than_is_never_counted(shoots, rings):
     """A black ship hardly darker than the gate at the start (most of its pixels no darker
     than black must be) says black chips there may not show: none is no count."""
