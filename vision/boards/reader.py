@@ -162,24 +162,17 @@ def _fitting(blue: Spot, green: Spot, oranges: list[Spot], at: np.ndarray, board
     pose = Pose.between(blue.centre, green.centre)
     if pose.length < 1.0:
         return None
-    low, high = SIZE_SLACK
-
-    def fits(size: np.ndarray | float, printed: float) -> np.ndarray | bool:
-        ratio = size / (pose.length * printed)
-        return (low <= ratio) & (ratio <= high)
-
-    if not (fits(blue.size, board.sizes[0]) and fits(green.size, board.sizes[1])):
+    if not (_sized(blue.size, pose.length * board.sizes[0])
+            and _sized(green.size, pose.length * board.sizes[1])):
         return None
     four = [blue, green]
     for place, printed in zip(pose.to_image(board.places[2:]), board.sizes[2:]):
         reach = PLACE_SLACK * max(pose.length, math.dist(blue.centre, place))
-        apart = np.hypot(at[:, 0] - place[0], at[:, 1] - place[1])
-        apart[~fits(at[:, 2], printed) | (apart > reach)] = np.inf
-        for spot in four[2:]:
-            apart[oranges.index(spot)] = np.inf
-        if not len(apart) or not np.isfinite(apart.min()):
+        nearest = _nearest(at, place, pose.length * printed, reach,
+                           [oranges.index(spot) for spot in four[2:]])
+        if nearest is None:
             return None
-        four.append(oranges[int(apart.argmin())])
+        four.append(oranges[nearest])
     return four
 
 
@@ -193,7 +186,6 @@ def _from_landings(at: dict[str, np.ndarray], board: BoardPrint
     them were found)."""
     apart = float(np.hypot(*(board.places[3] - board.places[2])))
     oranges = at["O"][:MOST_LANDINGS]
-    low, high = SIZE_SLACK
     frames = []
     for i, first in enumerate(oranges):
         for j, second in enumerate(oranges):
@@ -201,8 +193,8 @@ def _from_landings(at: dict[str, np.ndarray], board: BoardPrint
             if i == j or length < 1.0:
                 continue
             unit = length / apart  # pixels per jump-scan length
-            if not all(low <= spot[2] / (unit * printed) <= high
-                       for spot, printed in ((first, board.sizes[2]), (second, board.sizes[3]))):
+            if not (_sized(first[2], unit * board.sizes[2])
+                    and _sized(second[2], unit * board.sizes[3])):
                 continue
             fitted = _similarity(board.places[2:], np.array([first[:2], second[:2]]))
             centres = np.vstack([board.places[:2] @ fitted[:, :2].T + fitted[:, 2],
@@ -210,24 +202,31 @@ def _from_landings(at: dict[str, np.ndarray], board: BoardPrint
             found = [_nearest(at[colour], centres[k], board.sizes[k] * unit,
                               PLACE_SLACK * max(unit, float(np.hypot(*(centres[k] - first[:2])))))
                      for k, colour in enumerate("BG")]
-            if all(point is None for point in found):
+            if all(index is None for index in found):
                 continue
-            for k, point in enumerate(found):
-                if point is not None:
-                    centres[k] = point
-            frames.append((centres, tuple(point is not None for point in found) + (True, True)))
+            for k, (index, colour) in enumerate(zip(found, "BG")):
+                if index is not None:
+                    centres[k] = at[colour][index, :2]
+            frames.append((centres, tuple(index is not None for index in found) + (True, True)))
     return frames
 
 
-def _nearest(spots: np.ndarray, place: np.ndarray, printed: float, reach: float
-             ) -> np.ndarray | None:
-    """The centre of the spot among ``spots`` (N x 3: centres and sizes) nearest ``place``,
-    within ``reach`` and sized as ``printed`` is (``SIZE_SLACK``), or None."""
+def _nearest(spots: np.ndarray, place: np.ndarray, printed: float, reach: float,
+             taken: list[int] | None = None) -> int | None:
+    """The index of the spot among ``spots`` (N x 3: centres and sizes) nearest ``place``,
+    within ``reach``, sized as ``printed`` is (``_sized``) and none of ``taken``; or None."""
     if not len(spots):
         return None
-    low, high = SIZE_SLACK
     apart = np.hypot(spots[:, 0] - place[0], spots[:, 1] - place[1])
-    apart[(spots[:, 2] < low * printed) | (spots[:, 2] > high * printed) | (apart > reach)] = \
-        np.inf
+    apart[~_sized(spots[:, 2], printed) | (apart > reach)] = np.inf
+    apart[taken or []] = np.inf
     best = int(apart.argmin())
-    return spots[best, :2].copy() if np.isfinite(apart[best]) else None
+    return best if np.isfinite(apart[best]) else None
+
+
+def _sized(size: np.ndarray | float, printed: float) -> np.ndarray | bool:
+    """Whether a spot of ``size`` is a coordinate printed ``printed`` pixels large, give or
+    take ``SIZE_SLACK`` (a number without its bar, a badge run into its ground)."""
+    low, high = SIZE_SLACK
+    ratio = size / printed
+    return (low <= ratio) & (ratio <= high)

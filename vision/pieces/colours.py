@@ -208,7 +208,8 @@ def learn_colours(lab: np.ndarray, gate: np.ndarray, players: list[str]
                           for shape in [silhouette(ship)] if shape is not None])
     if "black" in players and ship_shape is not None:
         coloured = [ship for player, ship in chosen.items() if player != "black"]
-        black, dark = _black_ship(lab, inside, coloured, ship_shape, size), chosen.get("black")
+        black = _black_ship(lab, ground, inside, coloured, ship_shape, size)
+        dark = chosen.get("black")
         # where black's patch found as before (dark against the gate, of about a ship's
         # size) lies on that ship, it is kept: its outline is the ship's own, not widened
         # by its shadow as at a looser step
@@ -230,18 +231,19 @@ def learn_colours(lab: np.ndarray, gate: np.ndarray, players: list[str]
     return colours, ships
 
 
-def _black_ship(lab: np.ndarray, inside: np.ndarray, coloured: list[np.ndarray],
-                shape: np.ndarray, size: float) -> np.ndarray | None:
+def _black_ship(lab: np.ndarray, ground: np.ndarray, inside: np.ndarray,
+                coloured: list[np.ndarray], shape: np.ndarray, size: float
+                ) -> np.ndarray | None:
     """Black's ship on the gate (``inside``): of the grey patches of a ship's ``size`` darker
-    or lighter than the gate by any of ``BLACK_STEPS``, away from the ``coloured`` ships (their
-    shadows), the one most like their silhouette ``shape`` (``LIKE_SHIP``, ``LIKER``); None
-    where none is plainly so."""
+    or lighter than the gate (its ``ground``'s lightness) by any of ``BLACK_STEPS``, away
+    from the ``coloured`` ships (their shadows), the one most like their silhouette
+    ``shape`` (``LIKE_SHIP``, ``LIKER``); None where none is plainly so."""
     ys, xs = np.nonzero(inside)
     top, left = max(0, ys.min() - 2), max(0, xs.min() - 2)
     box = (slice(top, ys.max() + 3), slice(left, xs.max() + 3))  # the gate alone: quicker
     smooth = cv2.GaussianBlur(lab[box], (5, 5), 1.2)  # the noise of a dark gate's pixels
     _, chroma = _hue_chroma(smooth)
-    share = smooth[..., 0] / np.maximum(ground_lightness(lab)[box], 1.0)
+    share = smooth[..., 0] / np.maximum(ground[box], 1.0)
     width = max(3, int(math.sqrt(size) / 2) | 1)
     near = cv2.dilate(np.any(coloured, axis=0)[box].astype(np.uint8),
                       np.ones((width, width), np.uint8)).astype(bool)
