@@ -143,11 +143,18 @@ class PiecesSeen:
     """Planet -> the builder's colour, or None when it has none."""
     reserved: dict[str, dict[str, int]]
     """Planet -> player colour -> probes on tiles reserved beside it."""
+    glimpsed: dict[str, str] = field(default_factory=dict)
+    """Player colour -> the one place where a part of their ship, not seen whole, shows (a
+    black ship half over a board as dark as it): never a ship's place for sure, only what a
+    proposal for a tap may go by."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"ships": dict(self.ships), "gate": dict(self.gate),
-                "stations": dict(self.stations),
-                "reserved": {name: dict(counts) for name, counts in self.reserved.items()}}
+        data: dict[str, Any] = {
+            "ships": dict(self.ships), "gate": dict(self.gate), "stations": dict(self.stations),
+            "reserved": {name: dict(counts) for name, counts in self.reserved.items()}}
+        if self.glimpsed:
+            data["glimpsed"] = dict(self.glimpsed)
+        return data
 
 
 @dataclass(frozen=True)

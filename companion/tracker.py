@@ -350,12 +350,22 @@ def _shown_by_pieces(state: GameState, pieces: PiecesSeen, proposals: list[Propo
     (``_shown_moved``): the jump to where the ship now stands (or the flight there, with no
     card laid); the develop when a station of theirs stands where the record has none; the
     scan when one more of their probes lies on a tile beside the ship's planet. All of them
-    where the pieces say nothing."""
-    seen_at = pieces.ships.get(_mover(state))
-    if seen_at is not None and seen_at != _ship_place(state, state.current) \
+    where the pieces say nothing. A ship only glimpsed (``PiecesSeen.glimpsed``) away from its
+    recorded place leads to the flight there, or the jumps there, for the players' tap."""
+    mover, recorded = _mover(state), _ship_place(state, state.current)
+    seen_at = pieces.ships.get(mover)
+    if seen_at is not None and seen_at != recorded \
             and not proposals and is_legal(state, Fly(seen_at)):
         return [Proposal(Fly(seen_at))]
-    return [p for p in proposals if _shown_moved(state, pieces, p.event)] or proposals
+    shown = [p for p in proposals if _shown_moved(state, pieces, p.event)]
+    glimpse = pieces.glimpsed.get(mover) if seen_at is None else None
+    if shown or glimpse is None or glimpse == recorded:
+        return shown or proposals
+    if not proposals:
+        return [Proposal(Fly(glimpse), tap_only=True)] if is_legal(state, Fly(glimpse)) else []
+    there = [replace(p, tap_only=True) for p in proposals
+             if isinstance(p.event, Jump) and p.event.to == glimpse]
+    return there or proposals
 
 
 def _mover(state: GameState) -> str:

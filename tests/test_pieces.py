@@ -373,6 +373,36 @@ def test_each_players_ship_is_learned_where_it_stands_on_the_gate(seed, colour):
                                 False) >= 0
 
 
+@pytest.mark.parametrize(("seed", "photo", "planet"), [
+    (8146, 1, "Planet 10"), (8167, 1, "Planet 7"), (8196, 0, "Planet 6")])
+def test_a_black_ship_half_over_a_dark_board_is_glimpsed_where_it_stands_not_placed(
+        seed, photo, planet):
+    """Dev tables: black's ship stands half over the planet's art and half over the board
+    around it, as dark as the ship, where it does not show. The part seen is too small for a
+    ship, so the ship is not placed; it is glimpsed there, for the tracker to propose."""
+    shoot = ring_shoot(seed, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, _ = shoot.games[photo]
+    assert truth.ships["black"] == planet
+    seen, _ = read_pieces(frame.image, ring)
+    assert seen is not None and "black" not in seen.ships
+    assert seen.glimpsed == {"black": planet}
+    assert seen.to_json()["glimpsed"] == {"black": planet}
+
+
+def test_a_station_half_over_a_dark_board_is_no_glimpse_of_a_ship():
+    """Dev table 8256: two black stations stand half over their planets' art and half over
+    the dark board; what shows of them is a chip's arc, no part of a ship."""
+    shoot = ring_shoot(8256, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, _ = shoot.games[1]
+    assert truth.stations["Planet 12"] == truth.stations["Hazard"] == "black"
+    seen, _ = read_pieces(frame.image, ring)
+    assert seen is not None and "black" not in seen.ships  # its ship, elsewhere, not seen
+    assert seen.glimpsed == {}
+    assert "glimpsed" not in seen.to_json()
+
+
 @pytest.mark.parametrize(("seed", "photo"), [(8140, 0), (8161, 0), (8161, 1)])
 def test_a_colour_whose_ship_was_not_found_leaves_out_only_where_its_pieces_lie(seed, photo):
     """Dev tables where black's ship was not found at calibration: no planet's reservations

@@ -181,8 +181,8 @@ def test_a_tile_shown_when_no_action_can_take_one_is_flagged():
                                  "take a tile now"]
 
 
-def pieces(ships=None, gate=None, stations=None, reserved=None) -> PiecesSeen:
-    return PiecesSeen(ships or {}, gate or {}, stations or {}, reserved or {})
+def pieces(ships=None, gate=None, stations=None, reserved=None, glimpsed=None) -> PiecesSeen:
+    return PiecesSeen(ships or {}, gate or {}, stations or {}, reserved or {}, glimpsed or {})
 
 
 def test_the_ships_place_on_the_table_picks_the_jump_it_shows():
@@ -205,6 +205,25 @@ def test_a_ship_moved_to_a_neighbour_with_no_card_proposes_the_flight():
     assert view.proposals == ()
     assert words(view.flags) == ["the table shows the red ship on Caldera; the record says "
                                  "Freezer"]
+
+
+def test_a_ship_only_glimpsed_leads_to_the_flight_or_jump_there_for_a_tap():
+    game = new_game(2)
+    state = play(game, {"type": "jump", "to": "Freezer"})  # Ann, red, by touch
+    glimpsed = Observation(pieces=pieces(glimpsed={"red": "Green Heggar"}))
+    view = Tracker().update(state, glimpsed)
+    assert [(p.event, p.tap_only) for p in view.proposals] == [(Fly("Green Heggar"), True)]
+    assert view.unambiguous is None or view.unambiguous.tap_only  # never confirmed unasked
+    for nowhere in ("Caldera", "Freezer"):  # no neighbour, or where the record has it
+        view = Tracker().update(state, Observation(pieces=pieces(glimpsed={"red": nowhere})))
+        assert view.proposals == () and view.flags == ()
+    seen_whole = Observation(pieces=pieces({"red": "Freezer"}, glimpsed={"red": "Green Heggar"}))
+    assert Tracker().update(state, seen_whole).proposals == ()
+    jump_card = card("B3/G2")  # reaches Ruby Red and Caldera
+    view = Tracker().update(new_game(2).state, Observation(
+        cards=(jump_card,), pieces=pieces(glimpsed={"red": "Caldera"})))
+    assert [(p.event, p.tap_only) for p in view.proposals] == [
+        (Jump("Caldera", Card.parse("B3/G2")), True)]
 
 
 def test_the_table_and_the_record_disagreeing_is_said_and_changes_nothing():

@@ -47,6 +47,8 @@ def bench_pieces(report) -> None:
     wrong = dict.fromkeys(TARGETS, 0)
     asked = dict.fromkeys(TARGETS, 0)
     hands = hand_wrong = 0
+    glimpsed = {True: 0, False: 0}
+    """Ships not seen whole, glimpsed where they stand (True) or elsewhere (False)."""
     times: list[float] = []
     steps: list[float] = []
     """Each step of the live loop's read, which it spreads over frames."""
@@ -71,6 +73,8 @@ def bench_pieces(report) -> None:
             steps += _step_times(reading_pieces(frame.image, ring))
             got = seen.to_json() if seen is not None else {}
             hands += hand is not None
+            for player, place in (seen.glimpsed.items() if seen is not None else ()):
+                glimpsed[truth.ships[player] == place] += 1
             for part, values in truth.to_json().items():
                 for key, value in values.items():
                     asked[part] += 1
@@ -90,6 +94,9 @@ def bench_pieces(report) -> None:
         report("  read wrong", wrong[part], "reads", "0", wrong[part] == 0)
     report(f"  wrong reads in photos with a hand over the ring ({hands})", hand_wrong, "reads",
            "0", hand_wrong == 0)
+    report("ships not seen whole, glimpsed where they stand (for a tap)", glimpsed[True],
+           "ships", "-", True)
+    report("  glimpsed elsewhere", glimpsed[False], "ships", "-", True)
     median, p99 = statistics.median(times), float(np.percentile(times, 99))
     report("pieces read in a 1280x720 photo (median)", median, "ms", "-", True)
     report("  99th percentile", p99, "ms", "-", True)

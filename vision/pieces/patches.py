@@ -100,6 +100,11 @@ class Look:
     black chip on a grey gate, only a third darker than it, is diluted below ``CHANGED``
     where the start is compared at its smaller size, and found as pieces too small to be
     one."""
+    before: np.ndarray | None = None
+    """The lightness the table showed at the start, in today's light (at the picture's
+    size) ..."""
+    light: np.ndarray | None = None
+    """... and how much brighter the light is at each pixel than it was."""
 
     def radius(self, ring: Ring, point: tuple[float, float]) -> float:
         """A chip's radius at ``point`` (pixels)."""
@@ -159,7 +164,20 @@ def looking_at(bgr: np.ndarray, ring: Ring) -> Steps:
     rim = 2 * max(1, int(RIM * chip * ring.side_at(ring.middle))) + 1  # a piece's edge
     seen = cv2.dilate((owner > 0).astype(np.uint8), np.ones((rim, rim), np.uint8))
     faint_black = _faint_black(lab, owner, before, light, ring)
-    return Look(patches, new, owner, new & ~seen.astype(bool), chip, measured, faint_black)
+    return Look(patches, new, owner, new & ~seen.astype(bool), chip, measured, faint_black,
+                before, light)
+
+
+def black_hidden(look: Look, ring: Ring, box: tuple[int, int, int, int]) -> np.ndarray:
+    """Where in ``box`` (x, y, width, height) black as its ship was at calibration would not
+    show as black (0/1): ground as dark as it, where a black piece vanishes (a dark board
+    around a planet's art); all of it where black is no player's."""
+    black = ring.colours.get("black")
+    x, y, w, h = box
+    if black is None or look.before is None or look.light is None:
+        return np.ones((h, w), np.uint8)
+    shown = look.light[y:y + h, x:x + w] * black.lightness
+    return (shown > black.darkest * look.before[y:y + h, x:x + w]).astype(np.uint8)
 
 
 def _faint_black(lab: np.ndarray, owner: np.ndarray, before: np.ndarray, light: np.ndarray,

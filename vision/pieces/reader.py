@@ -26,8 +26,8 @@ import numpy as np
 
 from companion.observations import GATE, PiecesSeen, Problem
 from vision.pieces.colours import DARKEST_GROUND
-from vision.pieces.patches import (HEAP, Look, Patch, at_once, discs, looking_at, ship_px_at,
-                                   thickness, touches)
+from vision.pieces.patches import (HEAP, Look, Patch, at_once, black_hidden, discs, looking_at,
+                                   ship_px_at, thickness, touches)
 from vision.pieces.rims import circles
 from vision.pieces.ring import Ring
 from vision.pieces.shapes import like_two_chips, likeness, silhouette
@@ -72,6 +72,26 @@ PLAIN_SHIP_BOUNDS = (1.2, 0.7)
 SHIP_OVER = 0.15
 """A ship standing over a board's edge stands on it if its middle is at most this many board
 sides off it."""
+GLIMPSE_LARGEST = 1.0
+"""A black ship not seen whole may show in part where it stands over a planet's art and
+vanish where it reaches over a board as dark as it: a black patch of at most this share of
+the ships' size, thinner than a chip (``CHIP_THICK``), of the ships' silhouette
+(``SHIP_LIKENESS``) ..."""
+GLIMPSE_HIDDEN = (0.15, 0.8)
+"""... whose outline runs this share of its length, at the least and the most, along ground
+where black does not show (``black_hidden``) or another piece (it may go on there), and
+elsewhere along ground where it would show ..."""
+DARK_AROUND = 0.05
+"""... at least this share of it along dark ground (not only between other pieces: the
+shadow in a gap between two chips) ..."""
+NO_ARC = 0.05
+"""... and is no arc of a chip there: the outline where black would show keeps further from
+the circle it best fits than this many chips' radii on average. A station half on a dark
+board shows a chip's arc (0.02 to 0.033 on dev tables), a ship's part its straight sides
+and tip (0.074 or more). Such a patch is only glimpsed (``PiecesSeen.glimpsed``), for the
+tracker to propose a flight or jump there for a tap: dev tables 8000-8069 and 8140-8279, of
+the black ships on a planet not seen whole, 19 glimpsed at the planet they stood on; 2
+glimpses elsewhere (a station's part, chips' shadow)."""
 ROUND = 1.3
 """A station chip is at most this much longer than wide."""
 THICKEST = 1.3
@@ -174,6 +194,9 @@ def reading_pieces(bgr: np.ndarray, ring: Ring) -> Reading:
     unsure: set[tuple[str, str]] = _hidden(ring, look)
     """(place, colour): what that colour shows there is not clear."""
     ships, shipped = _ships(bgr, ring, look, problems, unsure)
+    glimpsed = {player: place for player in ring.colours if player not in ships
+                and player not in ring.unseen
+                for place in [_glimpse(ring, look, player)] if place is not None}
     other: set[tuple[str, str]] = set()
     """(place, colour): something of that colour there is no piece (``_something_else``)."""
     tally, built = _chips(bgr, ring, look, shipped, unsure, other)
@@ -223,7 +246,8 @@ def reading_pieces(bgr: np.ndarray, ring: Ring) -> Reading:
         problems.append(Problem("unsure_piece", f"the {player} ship is seen on {at}, "
                                 "where something else is not clear"))
     ships = {player: at for player, at in ships.items() if player not in unclear}
-    return PiecesSeen(ships, gate, stations, reserved), tuple(problems)
+    glimpsed = {player: at for player, at in glimpsed.items() if at not in under_hand}
+    return PiecesSeen(ships, gate, stations, reserved, glimpsed), tuple(problems)
 
 
 def _hidden(ring: Ring, look: Look) -> set[tuple[str, str]]:
@@ -409,6 +433,70 @@ def _ship(ring: Ring, patches: list[Patch], player: str, look: Look) -> Patch | 
             any(likeness_of[id(p)] > likeness_of[id(ship)] for p in sized):
         return None
     return ship
+
+
+def _glimpse(ring: Ring, look: Look, player: str) -> str | None:
+    """The one place where a part of ``player``'s ship, not seen whole, shows (black, half
+    over a board as dark as it: ``GLIMPSE_LARGEST``); None where no patch or more than one
+    is such a part."""
+    if player != "black":
+        return None  # the one colour that vanishes into a table's dark print
+    places = set()
+    for patch in look.patches:
+        if patch.player != player:
+            continue
+        chip = look.radius(ring, patch.centre)
+        if patch.area > GLIMPSE_LARGEST * ship_px_at(ring, patch.centre) \
+                or thickness(patch) >= CHIP_THICK * chip \
+                or _ship_likeness(ring, patch) < SHIP_LIKENESS or not _cut_short(ring, look, patch):
+            continue
+        place = ring.place(patch.centre, beside=False, reach=SHIP_OVER)
+        if place is not None:
+            places.add(place)
+    return places.pop() if len(places) == 1 else None
+
+
+def _cut_short(ring: Ring, look: Look, patch: Patch) -> bool:
+    """Whether black ``patch`` is cut short by ground where black does not show, or by
+    another piece (``GLIMPSE_HIDDEN``), and its outline elsewhere is no chip's arc
+    (``NO_ARC``)."""
+    x, y, w, h = patch.box
+    height, width = look.owner.shape
+    pad = 3
+    left, top = max(0, x - pad), max(0, y - pad)
+    right, bottom = min(width, x + w + pad), min(height, y + h + pad)
+    mask = np.zeros((bottom - top, right - left), np.uint8)
+    mask[y - top:y - top + h, x - left:x - left + w] = patch.mask
+    own = next(n for n, other in enumerate(look.patches) if other is patch) + 1
+    others = look.owner[top:bottom, left:right]
+    dark = black_hidden(look, ring, (left, top, right - left, bottom - top))
+    # where it may go on: ground black does not show on, or under another piece
+    hidden = dark | ((others > 0) & (others != own)).astype(np.uint8)
+    around = cv2.dilate(mask, np.ones((5, 5), np.uint8)) - mask
+    length = float(around.sum())
+    if not length:
+        return False
+    share = float((around & hidden).sum()) / length
+    if float((around & dark).sum()) < DARK_AROUND * length \
+            or not GLIMPSE_HIDDEN[0] <= share <= GLIMPSE_HIDDEN[1]:
+        return False
+    outlines, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    points = max(outlines, key=len)[:, 0, :]
+    near_hidden = cv2.dilate(hidden, np.ones((5, 5), np.uint8))
+    shown = points[near_hidden[points[:, 1], points[:, 0]] == 0].astype(np.float64)
+    if len(shown) < 6:
+        return False
+    return _off_circle(shown) > NO_ARC * look.radius(ring, patch.centre)
+
+
+def _off_circle(points: np.ndarray) -> float:
+    """How far ``points`` (x, y) lie on average from the circle that best fits them
+    (pixels; a least-squares fit)."""
+    terms = np.column_stack([2 * points, np.ones(len(points))])
+    (cx, cy, c), *_ = np.linalg.lstsq(terms, (points ** 2).sum(axis=1), rcond=None)
+    radius = math.sqrt(max(c + cx * cx + cy * cy, 0.0))
+    return float(np.sqrt(((np.hypot(points[:, 0] - cx, points[:, 1] - cy) - radius) ** 2)
+                         .mean()))
 
 
 def _ship_likeness(ring: Ring, patch: Patch) -> float:
