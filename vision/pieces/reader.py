@@ -90,8 +90,9 @@ the circle it best fits than this many chips' radii on average. A station half o
 board shows a chip's arc (0.02 to 0.033 on dev tables), a ship's part its straight sides
 and tip (0.074 or more). Such a patch is only glimpsed (``PiecesSeen.glimpsed``), for the
 tracker to propose a flight or jump there for a tap: dev tables 8000-8069 and 8140-8279, of
-the black ships on a planet not seen whole, 19 glimpsed at the planet they stood on; 2
-glimpses elsewhere (a station's part, chips' shadow)."""
+116 black ships not seen, 18 glimpsed on the planet they stood on and 2 elsewhere (a station
+half over its board's dark edge; a black patch on a board while the ship stood on the
+gate)."""
 ROUND = 1.3
 """A station chip is at most this much longer than wide."""
 THICKEST = 1.3
