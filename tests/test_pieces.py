@@ -374,7 +374,7 @@ def test_each_players_ship_is_learned_where_it_stands_on_the_gate(seed, colour):
 
 
 @pytest.mark.parametrize(("seed", "photo", "planet"), [
-    (8146, 1, "Planet 10"), (8167, 1, "Planet 7"), (8196, 0, "Planet 6")])
+    (8146, 1, "Planet 10"), (8167, 1, "Planet 7"), (8149, 1, "Freezer")])
 def test_a_black_ship_half_over_a_dark_board_is_glimpsed_where_it_stands_not_placed(
         seed, photo, planet):
     """Dev tables: black's ship stands half over the planet's art and half over the board

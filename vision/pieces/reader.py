@@ -75,8 +75,8 @@ sides off it."""
 GLIMPSE_LARGEST = 1.0
 """A black ship not seen whole may show in part where it stands over a planet's art and
 vanish where it reaches over a board as dark as it: a black patch of at most this share of
-the ships' size, thinner than a chip (``CHIP_THICK``), of the ships' silhouette
-(``SHIP_LIKENESS``) ..."""
+the ships' size, longer than a station chip (``ROUND``) and thinner than a chip
+(``CHIP_THICK``), of the ships' silhouette (``SHIP_LIKENESS``) ..."""
 GLIMPSE_HIDDEN = (0.15, 0.8)
 """... whose outline runs this share of its length, at the least and the most, along ground
 where black does not show (``black_hidden``) or another piece (it may go on there), and
@@ -90,9 +90,8 @@ the circle it best fits than this many chips' radii on average. A station half o
 board shows a chip's arc (0.02 to 0.033 on dev tables), a ship's part its straight sides
 and tip (0.074 or more). Such a patch is only glimpsed (``PiecesSeen.glimpsed``), for the
 tracker to propose a flight or jump there for a tap: dev tables 8000-8069 and 8140-8279, of
-116 black ships not seen, 18 glimpsed on the planet they stood on and 2 elsewhere (a station
-half over its board's dark edge; a black patch on a board while the ship stood on the
-gate)."""
+116 black ships not seen, 17 glimpsed on the planet they stood on and 1 elsewhere (a black
+station half over a badge printed on its board)."""
 ROUND = 1.3
 """A station chip is at most this much longer than wide."""
 THICKEST = 1.3
@@ -448,7 +447,7 @@ def _glimpse(ring: Ring, look: Look, player: str) -> str | None:
             continue
         chip = look.radius(ring, patch.centre)
         if patch.area > GLIMPSE_LARGEST * ship_px_at(ring, patch.centre) \
-                or thickness(patch) >= CHIP_THICK * chip \
+                or patch.elongation <= ROUND or thickness(patch) >= CHIP_THICK * chip \
                 or _ship_likeness(ring, patch) < SHIP_LIKENESS or not _cut_short(ring, look, patch):
             continue
         place = ring.place(patch.centre, beside=False, reach=SHIP_OVER)
