@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from companion.observations import GATE, PiecesSeen
-from synthetic.pieces import chip_face, ring_shoot
+from synthetic.pieces import TILE_BACK, chip_face, ring_shoot
 from synthetic.teaching import demo_model
 from tests.test_cli import companion
 from vision.config import CalibrationError, load_calibration, save_calibration
@@ -401,6 +401,36 @@ def test_a_station_half_over_a_dark_board_is_no_glimpse_of_a_ship():
     assert seen is not None and "black" not in seen.ships  # its ship, elsewhere, not seen
     assert seen.glimpsed == {}
     assert "glimpsed" not in seen.to_json()
+
+
+@pytest.mark.parametrize(("seed", "planet", "neighbour"), [
+    (8145, "Planet 12", "Green Heggar"), (8154, "Planet 11", "Caldera")])
+def test_a_probe_on_a_tile_between_two_boards_leaves_both_planets_out(seed, planet,
+                                                                      neighbour):
+    """Dev tables: a copy of ``planet``'s one reserved tile, its probe on it, laid halfway to
+    its neighbour's board. Whose reservation it is, no one can tell: both planets are left
+    out, not counted for whichever board lies a little nearer."""
+    shoot = ring_shoot(seed, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, hand = shoot.games[0]
+    assert hand is None and sum(truth.reserved[planet].values()) == 1
+    seen, _ = read_pieces(frame.image, ring)
+    assert seen is not None and seen.reserved[planet] == truth.reserved[planet]
+    assert seen.reserved[neighbour] == truth.reserved[neighbour]
+    middles = {name: np.mean(corners, axis=0) for name, corners in ring.planets}
+    tile = min((t for t in frame.truth if t.kind == "other" and t.label == TILE_BACK),
+               key=lambda t: float(np.hypot(*(t.corners.mean(axis=0) - middles[planet]))))
+    (x0, y0), (x1, y1) = (np.floor(tile.corners.min(axis=0)).astype(int) - 2,
+                          np.ceil(tile.corners.max(axis=0)).astype(int) + 2)
+    halfway = (middles[planet] + middles[neighbour]) / 2
+    left, top = int(halfway[0] - (x1 - x0) / 2), int(halfway[1] - (y1 - y0) / 2)
+    image = frame.image.copy()
+    image[top:top + y1 - y0, left:left + x1 - x0] = frame.image[y0:y1, x0:x1]
+    seen, problems = read_pieces(image, ring)
+    assert seen is not None
+    assert planet not in seen.reserved and neighbour not in seen.reserved
+    colour = next(iter(truth.reserved[planet]))
+    assert f"{colour} is not clear on {neighbour}" in [p.message for p in problems]
 
 
 @pytest.mark.parametrize(("seed", "photo"), [(8140, 0), (8161, 0), (8161, 1)])

@@ -319,6 +319,11 @@ def _chips(bgr: np.ndarray, ring: Ring, look: Look, shipped: list[Patch],
             unsure.add((GATE, patch.player))
         if place is None or any(patch is ship for ship in shipped):
             continue
+        rival = ring.rival(patch.centre, place) if place != GATE and \
+            ring.inside(place, patch.centre) < 0 else None
+        if rival is not None:  # beside two boards: whose tile is it on?
+            unsure.update({(place, patch.player), (rival, patch.player)})
+            continue
         if _something_else(ring, look, patch):
             unsure.add((place, patch.player))
             other.add((place, patch.player))
