@@ -454,6 +454,22 @@ def test_a_colour_whose_ship_was_not_found_leaves_out_only_where_its_pieces_lie(
     assert any(p.message.startswith("the black pieces are not read") for p in problems)
 
 
+def test_black_chips_on_a_gate_barely_lighter_than_them_in_brighter_light_are_no_count():
+    """Bench table 7327: the black ship was 0.82 of the grey-navy gate's lightness at
+    calibration; in a brighter light two black chips there show only their rims as black.
+    They were counted as none; black on that gate is now no count at all."""
+    shoot = ring_shoot(7327, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    assert 0.8 < ring.colours["black"].darkness < 0.85
+    frame, truth, _ = shoot.games[1]
+    assert truth.gate["black"] == 2
+    seen, problems = read_pieces(frame.image, ring)
+    assert seen is not None and "black" not in seen.gate
+    assert "black is not clear on gate" in [p.message for p in problems]
+    assert seen.gate == {colour: count for colour, count in truth.gate.items()
+                         if colour in seen.gate}
+
+
 def test_black_on_a_gate_its_ship_was_hardly_darker_than_is_never_counted(shoots, rings):
     """A black ship hardly darker than the gate at the start (most of its pixels no darker
     than black must be) says black chips there may not show: none is no count."""

@@ -25,7 +25,6 @@ import cv2
 import numpy as np
 
 from companion.observations import GATE, PiecesSeen, Problem
-from vision.pieces.colours import DARKEST_GROUND
 from vision.pieces.patches import (HEAP, Look, Patch, at_once, black_hidden, discs, looking_at,
                                    ship_px_at, thickness, touches)
 from vision.pieces.rims import circles
@@ -37,6 +36,12 @@ FAINT_CHIP = 0.4
 of a chip or more, leaves black on the gate unsure (a black chip on a grey gate, a third
 darker than it, was counted as none; dev tables 8000-8039 and 8140-8199: 2 and 1 black
 counts fewer read right, of 140, none read wrong before or after)."""
+HARDLY_DARKER = 0.8
+"""Black's chips on the gate are not counted where its ship at calibration was more than this
+share of the gate's lightness: in a brighter light the chips' bodies no longer show darker
+than the gate by black's share, only their rims. Bench table 7327: two black chips on a
+grey-navy gate (its ship 0.82 of it) were counted as none. Dev tables: 3 of 1410 gate counts
+fewer read right, none more wrong; bench tables 7400-7429: the same figures."""
 SHIP_SIZES = (0.55, 1.7)
 """A ship's patch covers this much of the ships' size at the start, at the least and most
 (two chips side by side, as long for their width as a ship, cover about twice as much)."""
@@ -252,15 +257,15 @@ def reading_pieces(bgr: np.ndarray, ring: Ring) -> Reading:
 
 def _hidden(ring: Ring, look: Look) -> set[tuple[str, str]]:
     """Where a colour's chips may not show at all: black on a gate its ship at calibration
-    was hardly darker than (most of the ship's pixels no darker than black must be; dev
-    tables: a black chip on a navy gate seen as no chip, or as two with its shadow); and
+    was hardly darker than (``HARDLY_DARKER``; dev tables: a black chip on a navy gate seen
+    as no chip, or as two with its shadow); and
     black on a gate showing a patch of black in no patch found, ``FAINT_CHIP`` of a chip or
     more."""
     black = ring.colours.get("black")
     if black is None:
         return set()
     chip_area = math.pi * look.radius(ring, ring.middle) ** 2
-    if black.darkness > DARKEST_GROUND or look.faint_black >= FAINT_CHIP * chip_area:
+    if black.darkness > HARDLY_DARKER or look.faint_black >= FAINT_CHIP * chip_area:
         return {(GATE, "black")}
     return set()
 
