@@ -351,7 +351,9 @@ def _shown_by_pieces(state: GameState, pieces: PiecesSeen, proposals: list[Propo
     card laid); the develop when a station of theirs stands where the record has none; the
     scan when one more of their probes lies on a tile beside the ship's planet. All of them
     where the pieces say nothing. A ship only glimpsed (``PiecesSeen.glimpsed``) away from its
-    recorded place leads to the flight there, or the jumps there, for the players' tap."""
+    recorded place leads to the flight there, or the jumps there, for the players' tap; not
+    where the record has the player's station, whose part it may be (the glimpses elsewhere
+    on the bench's and dev tables were all a black station half over a badge)."""
     mover, recorded = _mover(state), _ship_place(state, state.current)
     seen_at = pieces.ships.get(mover)
     if seen_at is not None and seen_at != recorded \
@@ -359,6 +361,9 @@ def _shown_by_pieces(state: GameState, pieces: PiecesSeen, proposals: list[Propo
         return [Proposal(Fly(seen_at))]
     shown = [p for p in proposals if _shown_moved(state, pieces, p.event)]
     glimpse = pieces.glimpsed.get(mover) if seen_at is None else None
+    names = [planet.name for planet in state.setup.planets]
+    if glimpse is not None and glimpse in names and _builder(state, names.index(glimpse)) == mover:
+        glimpse = None
     if shown or glimpse is None or glimpse == recorded:
         return shown or proposals
     if not proposals:

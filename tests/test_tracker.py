@@ -219,6 +219,13 @@ def test_a_ship_only_glimpsed_leads_to_the_flight_or_jump_there_for_a_tap():
         assert view.proposals == () and view.flags == ()
     seen_whole = Observation(pieces=pieces({"red": "Freezer"}, glimpsed={"red": "Green Heggar"}))
     assert Tracker().update(state, seen_whole).proposals == ()
+    built = play(new_game(2), {"type": "jump", "to": "Freezer"}, {"type": "scan", "tile": "WAT"},
+                 {"type": "top_up"}, {"type": "top_up"},
+                 {"type": "develop"}, {"type": "fly", "to": "Green Heggar"},
+                 {"type": "top_up"}, {"type": "top_up"})
+    assert built.current == 0 and built.stacks[built.setup.planet_index("Freezer")].developer == 0
+    back = Observation(pieces=pieces(glimpsed={"red": "Freezer"}))  # red's station may show
+    assert Tracker().update(built, back).proposals == ()
     jump_card = card("B3/G2")  # reaches Ruby Red and Caldera
     view = Tracker().update(new_game(2).state, Observation(
         cards=(jump_card,), pieces=pieces(glimpsed={"red": "Caldera"})))

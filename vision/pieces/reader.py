@@ -95,8 +95,9 @@ the circle it best fits than this many chips' radii on average. A station half o
 board shows a chip's arc (0.02 to 0.033 on dev tables), a ship's part its straight sides
 and tip (0.074 or more). Such a patch is only glimpsed (``PiecesSeen.glimpsed``), for the
 tracker to propose a flight or jump there for a tap: dev tables 8000-8069 and 8140-8279, of
-116 black ships not seen, 17 glimpsed on the planet they stood on and 1 elsewhere (a black
-station half over a badge printed on its board)."""
+116 black ships not seen, 17 glimpsed on the planet they stood on and 1 elsewhere; bench
+tables 7500-7529, 2 and 3. Every glimpse elsewhere was a black station half over a badge
+printed on its board: the tracker takes no glimpse where the record has that station."""
 ROUND = 1.3
 """A station chip is at most this much longer than wide."""
 THICKEST = 1.3
