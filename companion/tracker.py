@@ -361,8 +361,7 @@ def _shown_by_pieces(state: GameState, pieces: PiecesSeen, proposals: list[Propo
         return [Proposal(Fly(seen_at))]
     shown = [p for p in proposals if _shown_moved(state, pieces, p.event)]
     glimpse = pieces.glimpsed.get(mover) if seen_at is None else None
-    names = [planet.name for planet in state.setup.planets]
-    if glimpse is not None and glimpse in names and _builder(state, names.index(glimpse)) == mover:
+    if glimpse is not None and _station_on(state, glimpse) == mover:
         glimpse = None
     if shown or glimpse is None or glimpse == recorded:
         return shown or proposals
@@ -491,6 +490,13 @@ def _builder(state: GameState, planet: int) -> str | None:
     """The colour of the station the record has on the planet (None: none)."""
     developer = state.stacks[planet].developer
     return None if developer is None else state.setup.players[developer].color
+
+
+def _station_on(state: GameState, place: str) -> str | None:
+    """The colour of the station the record has on the planet named ``place`` (None: none,
+    or no planet of this game)."""
+    names = [planet.name for planet in state.setup.planets]
+    return _builder(state, names.index(place)) if place in names else None
 
 
 def _reserved(state: GameState, planet: int, player: int) -> int:

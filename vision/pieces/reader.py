@@ -200,9 +200,9 @@ def reading_pieces(bgr: np.ndarray, ring: Ring) -> Reading:
     unsure: set[tuple[str, str]] = _hidden(ring, look)
     """(place, colour): what that colour shows there is not clear."""
     ships, shipped = _ships(bgr, ring, look, problems, unsure)
-    glimpsed = {player: place for player in ring.colours if player not in ships
-                and player not in ring.unseen
-                for place in [_glimpse(ring, look, player)] if place is not None}
+    # black alone vanishes into a table's dark print; so only its ship may be glimpsed
+    glimpse = _black_glimpse(ring, look) if "black" in ring.colours and "black" not in ships \
+        and "black" not in ring.unseen else None
     other: set[tuple[str, str]] = set()
     """(place, colour): something of that colour there is no piece (``_something_else``)."""
     tally, built = _chips(bgr, ring, look, shipped, unsure, other)
@@ -252,7 +252,7 @@ def reading_pieces(bgr: np.ndarray, ring: Ring) -> Reading:
         problems.append(Problem("unsure_piece", f"the {player} ship is seen on {at}, "
                                 "where something else is not clear"))
     ships = {player: at for player, at in ships.items() if player not in unclear}
-    glimpsed = {player: at for player, at in glimpsed.items() if at not in under_hand}
+    glimpsed = {"black": glimpse} if glimpse is not None and glimpse not in under_hand else {}
     return PiecesSeen(ships, gate, stations, reserved, glimpsed), tuple(problems)
 
 
@@ -446,15 +446,13 @@ def _ship(ring: Ring, patches: list[Patch], player: str, look: Look) -> Patch | 
     return ship
 
 
-def _glimpse(ring: Ring, look: Look, player: str) -> str | None:
-    """The one place where a part of ``player``'s ship, not seen whole, shows (black, half
-    over a board as dark as it: ``GLIMPSE_LARGEST``); None where no patch or more than one
-    is such a part."""
-    if player != "black":
-        return None  # the one colour that vanishes into a table's dark print
+def _black_glimpse(ring: Ring, look: Look) -> str | None:
+    """The one place where a part of black's ship, not seen whole, shows (half over a board
+    as dark as it: ``GLIMPSE_LARGEST``); None where no patch or more than one is such a
+    part."""
     places = set()
     for patch in look.patches:
-        if patch.player != player:
+        if patch.player != "black":
             continue
         chip = look.radius(ring, patch.centre)
         if patch.area > GLIMPSE_LARGEST * ship_px_at(ring, patch.centre) \
