@@ -390,6 +390,22 @@ def test_a_black_ship_half_over_a_dark_board_is_glimpsed_where_it_stands_not_pla
     assert seen.to_json()["glimpsed"] == {"black": planet}
 
 
+def test_scan_says_where_a_ship_was_glimpsed_apart_from_the_ships_placed(tmp_path):
+    shoot = ring_shoot(8146, 2, 0.3)
+    start, later = tmp_path / "start.png", tmp_path / "later.png"
+    cv2.imwrite(str(start), shoot.start.image)
+    cv2.imwrite(str(later), shoot.games[1][0].image)
+    out = tmp_path / "cal.json"
+    assert companion("calibrate", "ring", start, "--planets", ",".join(shoot.planets),
+                     "--first", "{:.0f},{:.0f}".format(*shoot.first),
+                     "--players", ",".join(shoot.players), "--out", out).returncode == 0
+    (data,) = json.loads(companion("scan", later, "--calibration", out, "--json").stdout)
+    assert data["pieces"]["glimpsed"] == {"black": "Planet 10"}
+    assert "black" not in data["pieces"]["ships"]
+    text = companion("scan", later, "--calibration", out).stdout
+    assert "glimpsed, not sure: the black ship in part on Planet 10" in text
+
+
 def test_a_station_half_over_a_dark_board_is_no_glimpse_of_a_ship():
     """Dev table 8256: two black stations stand half over their planets' art and half over
     the dark board; what shows of them is a chip's arc, no part of a ship."""

@@ -74,6 +74,8 @@ def _scan(args: argparse.Namespace) -> int:
                 f"{colour} {count} beside {printable(name)}"
                 for name, counts in pieces["reserved"].items()
                 for colour, count in counts.items()) or "none"))
+            for colour, place in pieces.get("glimpsed", {}).items():
+                print(f"  glimpsed, not sure: the {colour} ship in part on {printable(place)}")
         for problem in data["problems"]:
             print(f"  problem: {printable(problem['message'])}")
         for code in data.get("codes", []):
