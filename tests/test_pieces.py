@@ -21,6 +21,7 @@ from vision.config import Calibration
 from vision.pieces import Ring, RingNotFound, find_ring, read_pieces, reading_pieces
 from vision.pieces.colours import lab_of, learn_colours
 from vision.pieces.patches import Look, at_once, discs, looking_at, patches_of
+from vision.pieces.reader import LESS_ALIKE, SHIP_LIKENESS, SHIP_OVER, _ship_likeness
 from vision.pieces.rims import circles
 from vision.pipeline import PIECES_SETTLE, Pipeline
 
@@ -178,6 +179,34 @@ def test_a_patch_plainly_of_the_ships_silhouette_is_the_ship(seed, photo, colour
     seen, _ = read_pieces(frame.image, ring)
     assert seen is not None and wrong_reads(seen, truth) == []
     assert seen.ships[colour] == place
+
+
+def test_a_whole_ship_less_like_the_ships_silhouette_is_still_the_ship_black_never():
+    """Dev table 8055: blue's ship, whole and plainly longer than a chip, is less like the
+    ships' silhouette than most (turned from how they stood on the gate) and is placed; on
+    8155, a shadow at the gate's rim as alike, and as long, is no black ship."""
+    shoot = ring_shoot(8055, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, hand = shoot.games[1]
+    assert hand is None and truth.ships["blue"] == "Green Heggar"
+    look = at_once(looking_at(frame.image, ring))
+    ship = [p for p in look.patches if p.player == "blue"
+            and ring.place(p.centre, reach=SHIP_OVER) == "Green Heggar"]
+    assert len(ship) == 1 and LESS_ALIKE <= _ship_likeness(ring, ship[0]) < SHIP_LIKENESS
+    seen, _ = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    assert seen.ships["blue"] == "Green Heggar"
+
+    shoot = ring_shoot(8155, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, _ = shoot.games[0]
+    look = at_once(looking_at(frame.image, ring))
+    shadow = [p for p in look.patches if p.player == "black" and ring.place(p.centre) == GATE]
+    assert len(shadow) == 1 and LESS_ALIKE <= _ship_likeness(ring, shadow[0]) < SHIP_LIKENESS
+    assert truth.ships["black"] != GATE
+    seen, _ = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    assert "black" not in seen.ships
 
 
 def test_two_chips_side_by_side_where_the_ship_is_not_seen_are_never_the_ship(shoots, rings):

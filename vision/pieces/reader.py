@@ -61,6 +61,12 @@ SHIP_LIKENESS = 0.7
 """... and its silhouette overlaps the ships' at calibration by at least this much ...
 (dev tables: 99 % of the ships placed right at 0.73 or more; a chip's crescent half seen on a
 board of its darkness, a ship and a chip run together, at 0.51 to 0.68)."""
+LESS_ALIKE = 0.62
+LESS_ALIKE_BOUNDS = (1.25, 0.8, 0.8)
+"""A patch less alike than ``SHIP_LIKENESS``, down to ``LESS_ALIKE``, is a ship still where
+it is whole and plainly no chip: as long as this many chips are wide, at most this many
+chips' radii thick, this much of a ship's size, touching no other piece; not so a black
+one (dev table 8155: a shadow at the gate's rim, 0.66 alike, 1.73 chips long)."""
 TWO_CHIPS_LIKENESS = 0.9
 """... and less than this with two chips side by side (two touching chips measure as long,
 wide and large as a ship: 0.97 or more; no ship placed right above 0.85)."""
@@ -427,12 +433,19 @@ def _ship(ring: Ring, patches: list[Patch], player: str, look: Look) -> Patch | 
 
     def like_ship(patch: Patch) -> bool:
         if not (patch.elongation >= LONGER and patch.solidity >= SHIP_FILLS
-                and likeness_of[id(patch)] >= SHIP_LIKENESS):
+                and likeness_of[id(patch)] >= LESS_ALIKE):
             return False
         chip = look.radius(ring, patch.centre)
         if not look.measured:
-            return True
+            return likeness_of[id(patch)] >= SHIP_LIKENESS
         length = patch.length / (2 * chip)
+        if likeness_of[id(patch)] < SHIP_LIKENESS:
+            if player == "black":  # a shadow is as black, and as long
+                return False
+            longest, thickest, whole = LESS_ALIKE_BOUNDS
+            return length >= longest and thickness(patch) <= thickest * chip and \
+                patch.area >= whole * ship_px_at(ring, patch.centre) and \
+                not touches(patch, look.patches)
         if likeness_of[id(patch)] >= PLAINLY_SHIP:
             thickest, shortest = PLAIN_SHIP_BOUNDS
             return thickness(patch) <= thickest * chip and length >= shortest
