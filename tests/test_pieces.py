@@ -21,7 +21,7 @@ from vision.config import Calibration
 from vision.pieces import Ring, RingNotFound, find_ring, read_pieces, reading_pieces
 from vision.pieces.colours import lab_of, learn_colours
 from vision.pieces.patches import Look, at_once, discs, looking_at, patches_of
-from vision.pieces.reader import LESS_ALIKE, SHIP_LIKENESS, SHIP_OVER, _ship_likeness
+from vision.pieces.reader import LESS_ALIKE, SHIP_LIKENESS, SHIP_OVER, _ship, _ship_likeness
 from vision.pieces.rims import circles
 from vision.pipeline import PIECES_SETTLE, Pipeline
 
@@ -147,13 +147,16 @@ def test_the_pieces_read_are_right_and_the_rest_is_left_out(shoots, rings):
     assert len(miscounted) <= 0.05 * read, miscounted
 
 
-def without_ship(image: np.ndarray, ring: Ring, colour: str, place: str
+def without_ship(image: np.ndarray, ring: Ring, colour: str, place: str, by_shape=False
                  ) -> tuple[np.ndarray, tuple[int, int, int], Look]:
     """``image`` with ``colour``'s ship at ``place`` painted out (the board's print and the
-    table filled in from around it); the ship's colour; and the look at ``image``."""
+    table filled in from around it); the ship's colour; and the look at ``image``. The ship
+    is the largest patch of its colour there, or with ``by_shape`` the one most like the
+    ships' silhouette (among chips larger than it)."""
     look = at_once(looking_at(image, ring))
     ship = max((p for p in look.patches if p.player == colour
-                and ring.place(p.centre) == place), key=lambda p: p.area)
+                and ring.place(p.centre) == place),
+               key=(lambda p: _ship_likeness(ring, p)) if by_shape else (lambda p: p.area))
     hidden = np.zeros(image.shape[:2], np.uint8)
     x, y, w, h = ship.box
     hidden[y:y + h, x:x + w] = ship.mask
@@ -207,6 +210,25 @@ def test_a_whole_ship_less_like_the_ships_silhouette_is_still_the_ship_black_nev
     seen, _ = read_pieces(frame.image, ring)
     assert seen is not None and wrong_reads(seen, truth) == []
     assert "black" not in seen.ships
+
+
+def test_the_table_between_tiles_at_a_boards_edge_is_no_ship_less_like_the_ships():
+    """Dev table 8159: the red table showing between tiles at Caldera's edge is as long, thin
+    and alike as a ship less like the ships' silhouette; its middle lies off the board, where
+    no ship stands. With red's ship on the gate painted out, it is not taken for the ship
+    (nor is red placed: that something red there is no piece would leave it out too)."""
+    shoot = ring_shoot(8159, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, hand = shoot.games[1]
+    assert hand is None and truth.ships["red"] == GATE
+    image, _, _ = without_ship(frame.image, ring, "red", GATE, by_shape=True)
+    look = at_once(looking_at(image, ring))
+    gap = [p for p in look.patches if p.player == "red"
+           and ring.place(p.centre, reach=SHIP_OVER) == "Caldera"]
+    assert len(gap) == 1 and LESS_ALIKE <= _ship_likeness(ring, gap[0]) < SHIP_LIKENESS
+    assert _ship(ring, look.patches, "red", look) is None
+    seen, _ = read_pieces(image, ring)
+    assert seen is not None and "red" not in seen.ships
 
 
 def test_two_chips_side_by_side_where_the_ship_is_not_seen_are_never_the_ship(shoots, rings):

@@ -62,11 +62,15 @@ SHIP_LIKENESS = 0.7
 (dev tables: 99 % of the ships placed right at 0.73 or more; a chip's crescent half seen on a
 board of its darkness, a ship and a chip run together, at 0.51 to 0.68)."""
 LESS_ALIKE = 0.62
-LESS_ALIKE_BOUNDS = (1.25, 0.8, 0.8)
+LESS_ALIKE_BOUNDS = (1.25, 0.8, 0.8, 1.5)
 """A patch less alike than ``SHIP_LIKENESS``, down to ``LESS_ALIKE``, is a ship still where
-it is whole and plainly no chip: as long as this many chips are wide, at most this many
-chips' radii thick, this much of a ship's size, touching no other piece; not so a black
-one (dev table 8155: a shadow at the gate's rim, 0.66 alike, 1.73 chips long)."""
+it is whole and plainly no chip, standing on a board or the gate: as long as this many chips
+are wide, at most this many chips' radii thick, this much of a ship's size, touching no
+other piece, its middle this many chips' radii inside the board or gate. Not so a black one
+(dev table 8155: a shadow at the gate's rim, 0.66 alike, 1.73 chips long). Dev tables
+8000-8069 and 8140-8279: the 7 such patches of a coloured ship stood 2.6 to 4.9 radii
+inside; the one that was none, the red table showing between tiles at a board's edge, 0.66
+radii outside. 6 more ships placed, none wrong."""
 TWO_CHIPS_LIKENESS = 0.9
 """... and less than this with two chips side by side (two touching chips measure as long,
 wide and large as a ship: 0.97 or more; no ship placed right above 0.85)."""
@@ -442,10 +446,12 @@ def _ship(ring: Ring, patches: list[Patch], player: str, look: Look) -> Patch | 
         if likeness_of[id(patch)] < SHIP_LIKENESS:
             if player == "black":  # a shadow is as black, and as long
                 return False
-            longest, thickest, whole = LESS_ALIKE_BOUNDS
+            longest, thickest, whole, inward = LESS_ALIKE_BOUNDS
+            place = ring.place(patch.centre, beside=False, reach=SHIP_OVER)
             return length >= longest and thickness(patch) <= thickest * chip and \
                 patch.area >= whole * ship_px_at(ring, patch.centre) and \
-                not touches(patch, look.patches)
+                not touches(patch, look.patches) and place is not None and \
+                ring.inside(place, patch.centre) >= inward * chip
         if likeness_of[id(patch)] >= PLAINLY_SHIP:
             thickest, shortest = PLAIN_SHIP_BOUNDS
             return thickness(patch) <= thickest * chip and length >= shortest
