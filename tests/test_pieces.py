@@ -205,6 +205,25 @@ def test_a_ship_touching_another_piece_need_be_no_longer_than_a_chip(seed, photo
     assert seen.ships[colour] == place
 
 
+@pytest.mark.parametrize(("seed", "photo", "colour"), [(8019, 1, "black"), (8052, 0, "green")])
+def test_a_ship_showing_shorter_than_a_chip_is_wide_is_the_ship_by_its_silhouette(
+        seed, photo, colour):
+    """Dev tables: ships on the gate seen shorter than a chip is wide (its thin tips lost
+    in the gate's print), their silhouette the ships'. They are placed."""
+    shoot = ring_shoot(seed, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, hand = shoot.games[photo]
+    assert hand is None and truth.ships[colour] == GATE
+    look = at_once(looking_at(frame.image, ring))
+    ship = max((p for p in look.patches if p.player == colour and ring.place(p.centre) == GATE),
+               key=lambda p: _ship_likeness(ring, p))
+    assert ship.length < 2 * look.radius(ring, ship.centre)
+    assert _ship_likeness(ring, ship) >= SHIP_LIKENESS
+    seen, _ = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    assert seen.ships[colour] == GATE
+
+
 def test_a_whole_ship_less_like_the_ships_silhouette_is_still_the_ship_black_never():
     """Dev table 8055: blue's ship, whole and plainly longer than a chip, is less like the
     ships' silhouette than most (turned from how they stood on the gate) and is placed; on

@@ -52,8 +52,10 @@ SHIP_FILLS = 0.6
 NARROWER = 1.0
 """... and, where chips lie alone to measure, is narrower than this share of a chip (at its
 thickest, two chips side by side are as thick as one) ..."""
-SHORTEST_SHIP = 0.85
-"""... and at least this much as long as a chip is wide (its thin tips may not show) ..."""
+SHORTEST_SHIP = 0.7
+"""... and at least this much as long as a chip is wide (its thin tips may not show; dev
+tables 8000-8069 and 8140-8279: at 0.85, 17 ships were left out and nothing that was no
+ship; the silhouette tells them) ..."""
 SHIP_LIKENESS = 0.7
 """... and its silhouette overlaps the ships' at calibration by at least this much ...
 (dev tables: 99 % of the ships placed right at 0.73 or more; a chip's crescent half seen on a
@@ -76,14 +78,13 @@ inside; the one that was none, the red table showing between tiles at a board's 
 radii outside. 6 more ships placed, none wrong."""
 PLAINLY_SHIP = 0.9
 """A patch whose silhouette is at least this like the ships' is plainly a ship: in place of
-``NARROWER`` and ``SHORTEST_SHIP``, it may be up to ``PLAIN_SHIP_BOUNDS`` chips' radii thick
-(its wings and shadow seen from a tilted camera) and as short as a chip is wide (a tip
-hidden).
+``NARROWER``, it may be up to ``PLAIN_SHIP_THICKEST`` chips' radii thick (its wings and
+shadow seen from a tilted camera).
 Dev tables 8000-8139, patches of a ship's size and shape at least ``SHIP_LIKENESS`` alike:
 of the 20 that were no ship, none was more alike than 0.86, and the 5 of them these measures
 left out, than 0.78; the 35 ships they left out were 0.8 to 0.97 alike, 16 of them at least
 0.9."""
-PLAIN_SHIP_BOUNDS = (1.2, 0.7)
+PLAIN_SHIP_THICKEST = 1.2
 SHIP_OVER = 0.15
 """A ship standing over a board's edge stands on it if its middle is at most this many board
 sides off it."""
@@ -426,8 +427,8 @@ def _something_else(ring: Ring, look: Look, patch: Patch) -> bool:
 
 
 def _ship(ring: Ring, patches: list[Patch], player: str, look: Look) -> Patch | None:
-    """The player's patch most like a ship: longer than wide, narrower and longer than a
-    chip (when chips were measured), of the ships' silhouette and not of two chips', nearest
+    """The player's patch most like a ship: longer than wide, narrower than a chip and not
+    much shorter (when chips were measured), of the ships' silhouette and not of two chips', nearest
     a ship's size; None when none is, or when another of the player's patches of a ship's
     size has a silhouette more like the ships' (a ship touching a chip fails a measure that
     two chips half seen pass: which is the ship is not clear)."""
@@ -452,10 +453,8 @@ def _ship(ring: Ring, patches: list[Patch], player: str, look: Look) -> Patch | 
                 patch.area >= whole * ship_px_at(ring, patch.centre) and \
                 not touches(patch, look.patches) and place is not None and \
                 ring.inside(place, patch.centre) >= inward * chip
-        if likeness_of[id(patch)] >= PLAINLY_SHIP:
-            thickest, shortest = PLAIN_SHIP_BOUNDS
-            return thickness(patch) <= thickest * chip and length >= shortest
-        return thickness(patch) <= NARROWER * chip and length >= SHORTEST_SHIP
+        thickest = PLAIN_SHIP_THICKEST if likeness_of[id(patch)] >= PLAINLY_SHIP else NARROWER
+        return thickness(patch) <= thickest * chip and length >= SHORTEST_SHIP
     ship = min(filter(like_ship, sized),
                key=lambda p: abs(math.log(p.area / ship_px_at(ring, p.centre))), default=None)
     if ship is not None and ring.ship_shape is not None and \
