@@ -224,6 +224,32 @@ def test_a_ship_showing_shorter_than_a_chip_is_wide_is_the_ship_by_its_silhouett
     assert seen.ships[colour] == GATE
 
 
+def test_in_the_dark_nothing_is_read_and_a_dark_corner_leaves_only_its_planet_out():
+    """A frame with the lamp off is no table without pieces: nothing of it is read. Where
+    only one planet lies in the dark, that planet is unknown and the rest is read."""
+    shoot = ring_shoot(8146, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, _ = shoot.games[1]
+    assert any(truth.gate.values())
+    dark = (frame.image.astype(np.float32) * 0.08).astype(np.uint8)
+    seen, problems = read_pieces(dark, ring)
+    assert seen is None
+    assert any("too dark" in p.message for p in problems)
+
+    name, corners = ring.planets[0]
+    middle = np.mean(np.asarray(corners, float), axis=0)
+    shade = np.ones(frame.image.shape[:2], np.float32)
+    cv2.circle(shade, (int(middle[0]), int(middle[1])), 110, 0.08, -1)
+    shade = cv2.GaussianBlur(shade, (0, 0), 8)
+    corner = (frame.image.astype(np.float32) * shade[..., None]).astype(np.uint8)
+    seen, problems = read_pieces(corner, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    assert name not in seen.stations and name not in seen.reserved
+    assert name not in seen.ships.values()
+    assert f"{name} is too dark to read" in [p.message for p in problems]
+    assert len(seen.stations) >= 3 and len(seen.reserved) >= 3
+
+
 def test_a_whole_ship_less_like_the_ships_silhouette_is_still_the_ship_black_never():
     """Dev table 8055: blue's ship, whole and plainly longer than a chip, is less like the
     ships' silhouette than most (turned from how they stood on the gate) and is placed; on

@@ -183,6 +183,9 @@ UNEXPLAINED = 0.3
 board makes its place unknown; beside a board, where reserved tiles lie, what is larger than
 ``HAND`` chips (a few tiles in a row are smaller) or carries no piece."""
 HAND = 12.0
+DIMMEST = 0.25
+"""A place lit at less than this share of its light at calibration is not read (rendered
+tables with their lamps moved: 0.5 at the least, 0.95 in the middle)."""
 
 
 Read = tuple[PiecesSeen | None, tuple[Problem, ...]]
@@ -205,9 +208,14 @@ def reading_pieces(bgr: np.ndarray, ring: Ring) -> Reading:
                               f"{ring.image_size[1]} frames, not {width}x{height}: calibrate "
                               "the ring again"),)
     look = yield from looking_at(bgr, ring)
+    dim = _dim(ring, look)
+    if len(dim) == len(ring.planets) + 1:
+        return None, (Problem("unsure_piece", "the table is too dark to read its pieces (the "
+                              "light, or the camera covered)"),)
     problems = [Problem("unsure_piece", f"the {player} pieces are not read: their ship was "
                         "not found on the jump gate when the ring was calibrated")
                 for player in ring.unseen]
+    problems += [Problem("unsure_piece", f"{place} is too dark to read") for place in sorted(dim)]
     unsure: set[tuple[str, str]] = _hidden(ring, look)
     """(place, colour): what that colour shows there is not clear."""
     ships, shipped = _ships(bgr, ring, look, problems, unsure)
@@ -222,6 +230,8 @@ def reading_pieces(bgr: np.ndarray, ring: Ring) -> Reading:
     pieces = [p.centre for p in look.patches if not any(p is hand for hand in hands)]
     unknown, unknown_beside, under_hand = _unexplained(ring, look, hands, _own_ground(ring),
                                                        pieces)
+    # what lies in the dark is as unknown as what lies under a hand
+    unknown, unknown_beside, under_hand = unknown | dim, unknown_beside | dim, under_hand | dim
     for place, player in sorted(unsure):
         problems.append(Problem("unsure_piece", f"{player} is not clear on {place}"))
     for place in sorted(unknown):
@@ -265,6 +275,20 @@ def reading_pieces(bgr: np.ndarray, ring: Ring) -> Reading:
     ships = {player: at for player, at in ships.items() if player not in unclear}
     glimpsed = {"black": glimpse} if glimpse is not None and glimpse not in under_hand else {}
     return PiecesSeen(ships, gate, stations, reserved, glimpsed), tuple(problems)
+
+
+def _dim(ring: Ring, look: Look) -> set[str]:
+    """The gate and the planets lit at less than ``DIMMEST`` of the light at calibration:
+    nothing new shows there, so nothing there is known (a frame with the lamp off would read
+    as no probes on the gate)."""
+    if look.light is None:
+        return set()
+    height, width = look.light.shape
+    middles = [(GATE, ring.middle)] + [(name, tuple(np.mean(np.asarray(corners, float), axis=0)))
+                                       for name, corners in ring.planets]
+    return {place for place, (x, y) in middles
+            if look.light[min(max(int(y), 0), height - 1), min(max(int(x), 0), width - 1)]
+            < DIMMEST}
 
 
 def _hidden(ring: Ring, look: Look) -> set[tuple[str, str]]:
