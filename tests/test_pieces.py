@@ -224,6 +224,27 @@ def test_a_ship_showing_shorter_than_a_chip_is_wide_is_the_ship_by_its_silhouett
     assert seen.ships[colour] == GATE
 
 
+@pytest.mark.parametrize(("dx", "dy", "turn"), [(6, 0, 0.0), (0, -8, 0.0), (0, 0, 1.0)])
+def test_a_camera_moved_since_the_ring_was_found_reads_nothing_and_says_so(dx, dy, turn):
+    """A camera knocked aside after calibration sees every board where the ring no longer
+    has it (dev table 8012, moved 6 pixels: blue's ship read on Freezer, not Planet 7). It
+    reads no pieces and asks for the ring to be calibrated again; as it was, it reads."""
+    shoot = ring_shoot(8012, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, _ = shoot.games[0]
+    seen, _ = read_pieces(frame.image, ring)
+    assert seen is not None and seen.ships and wrong_reads(seen, truth) == []
+    height, width = frame.image.shape[:2]
+    turned = cv2.getRotationMatrix2D((width / 2, height / 2), turn, 1.0)
+    turned[:, 2] += (dx, dy)
+    moved = cv2.warpAffine(frame.image, turned, (width, height),
+                           borderMode=cv2.BORDER_REPLICATE)
+    seen, problems = read_pieces(moved, ring)
+    assert seen is None
+    assert [p.kind for p in problems] == ["no_ring"]
+    assert "the camera has moved" in problems[0].message
+
+
 def test_in_the_dark_nothing_is_read_and_a_dark_corner_leaves_only_its_planet_out():
     """A frame with the lamp off is no table without pieces: nothing of it is read. Where
     only one planet lies in the dark, that planet is unknown and the rest is read."""

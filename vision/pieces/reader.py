@@ -183,6 +183,12 @@ UNEXPLAINED = 0.3
 board makes its place unknown; beside a board, where reserved tiles lie, what is larger than
 ``HAND`` chips (a few tiles in a row are smaller) or carries no piece."""
 HAND = 12.0
+MOVED = 1.0
+"""The view is taken as moved since the ring was found when it shifted by more than this
+many of the start's pixels (``Ring.moved``; a quarter of the frame's): every place would be
+read where it no longer is (dev tables, frames moved 6 pixels: ships read on the wrong
+planet). Dev tables 8000-8039 and 7500-7519 as shot: at most 0.79, a hand over the table;
+moved 6 pixels: 1.18 at the least; turned 1 degree: 1.09."""
 DIMMEST = 0.25
 """A place lit at less than this share of its light at calibration is not read (rendered
 tables with their lamps moved: 0.5 at the least, 0.95 in the middle)."""
@@ -207,6 +213,10 @@ def reading_pieces(bgr: np.ndarray, ring: Ring) -> Reading:
         return None, (Problem("no_ring", f"the ring was found in {ring.image_size[0]}x"
                               f"{ring.image_size[1]} frames, not {width}x{height}: calibrate "
                               "the ring again"),)
+    moved = ring.moved(bgr)
+    if moved > MOVED * ring.image_size[0] / ring.reference.shape[1]:
+        return None, (Problem("no_ring", f"the camera has moved since the ring was found (by "
+                              f"about {moved:.0f} pixels): calibrate the ring again"),)
     look = yield from looking_at(bgr, ring)
     dim = _dim(ring, look)
     if len(dim) == len(ring.planets) + 1:

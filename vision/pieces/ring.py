@@ -143,6 +143,22 @@ class Ring:
         outline = self.gate if place == GATE else dict(self.planets)[place]
         return float(cv2.pointPolygonTest(np.array(outline, np.float32), point, True))
 
+    def moved(self, bgr: np.ndarray) -> float:
+        """How far the view in ``bgr`` has moved since the start (frame pixels): the second
+        largest shift of the four quarters of the table's lightness against the start's (a
+        hand over one quarter throws its own off; a turned camera moves each its own way)."""
+        start = self.reference[..., 0].astype(np.float32)
+        height, width = start.shape
+        now = lab_of(cv2.resize(bgr, (width, height), interpolation=cv2.INTER_AREA))[..., 0]
+        shifts = []
+        for y in (0, height // 2):
+            for x in (0, width // 2):
+                quarter = (slice(y, y + height // 2), slice(x, x + width // 2))
+                window = cv2.createHanningWindow((width // 2, height // 2), cv2.CV_32F)
+                (dx, dy), _ = cv2.phaseCorrelate(start[quarter], now[quarter], window)
+                shifts.append(math.hypot(dx, dy))
+        return sorted(shifts)[-2] * self.image_size[0] / width
+
     def board_map(self, shape: tuple[int, ...]) -> np.ndarray:
         """Each pixel's board: 1 the gate, 2 to 9 the planets in ring order, 0 none."""
         boards = np.zeros(shape[:2], np.uint8)
