@@ -4,6 +4,7 @@ probes and stations read in later photos of the same table, unsure rather than w
 from __future__ import annotations
 
 import json
+import logging
 import math
 import random
 from dataclasses import replace
@@ -949,3 +950,18 @@ def test_the_live_pipeline_reads_the_pieces_once_the_table_is_still(shoots, ring
     assert len(after) > PIECES_SETTLE and after[-1] is not None
     assert after[-1] == read_pieces(later.image, rings[SEEDS[0]])[0]  # as a still photo reads
     assert after[-1].ships and all(truth.ships[c] == at for c, at in after[-1].ships.items())
+
+
+def test_the_live_pipeline_says_once_in_its_log_that_the_camera_has_moved(shoots, rings,
+                                                                           caplog):
+    """A camera knocked aside while the game runs: the pipeline reads no pieces, and its
+    log says why once, not at every settled read."""
+    shoot = shoots[SEEDS[0]]
+    pipeline = Pipeline(Calibration(cards=demo_model(), ring=rings[SEEDS[0]]))
+    later = shoot.games[0][0].image
+    moved = np.ascontiguousarray(np.roll(later, 8, axis=1))
+    with caplog.at_level(logging.WARNING, logger="vision.pipeline"):
+        said = [pipeline.process(moved).stable.pieces for _ in range(40)]
+    assert said == [None] * 40
+    warned = [r.getMessage() for r in caplog.records if "the camera has moved" in r.getMessage()]
+    assert len(warned) == 1

@@ -109,6 +109,8 @@ class Pipeline:
         self._pieces: PiecesSeen | None = None
         """The pieces as last read on a settled table; None while something moves (a hand
         over the table commits nothing) and until the table settles again."""
+        self._ring_lost: str | None = None
+        """Why the ring no longer fits the view, as last logged (None: it fits)."""
         self._quiet = 0
         """Frames since the table last changed (or since the first)."""
         self._reading: Reading | None = None
@@ -242,6 +244,12 @@ class Pipeline:
             (self._pieces, problems), self._read = self._read, None
             for problem in problems:
                 log.debug("pieces: %s", problem.message)
+            # the ring no longer fits the view (a camera knocked aside): said once, not
+            # each settled read, for whoever keeps the kiosk to calibrate the ring again
+            lost = next((p.message for p in problems if p.kind == "no_ring"), None)
+            if lost is not None and lost != self._ring_lost:
+                log.warning("pieces are not read: %s", lost)
+            self._ring_lost = lost
         return reading is not None
 
     def _take(self, box: Box, read: list[_Found]) -> None:
