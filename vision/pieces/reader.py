@@ -185,10 +185,10 @@ board makes its place unknown; beside a board, where reserved tiles lie, what is
 HAND = 12.0
 MOVED = 1.0
 """The view is taken as moved since the ring was found when it shifted by more than this
-many of the start's pixels (``Ring.moved``; a quarter of the frame's): every place would be
-read where it no longer is (dev tables, frames moved 6 pixels: ships read on the wrong
-planet). Dev tables 8000-8039 and 7500-7519 as shot: at most 0.79, a hand over the table;
-moved 6 pixels: 1.18 at the least; turned 1 degree: 1.09."""
+many of the start's pixels (``Ring.moved``; the start is kept at a quarter of the frame's
+size): every place would be read where it no longer is (dev tables, frames moved 6 pixels:
+ships read on the wrong planet). Dev tables 8000-8039 and 7500-7519 as shot: at most 0.79,
+a hand over the table; moved 6 pixels: 1.18 at the least; turned 1 degree: 1.09."""
 DIMMEST = 0.25
 """A place lit at less than this share of its light at calibration is not read (rendered
 tables with their lamps moved: 0.5 at the least, 0.95 in the middle)."""
@@ -462,10 +462,10 @@ def _something_else(ring: Ring, look: Look, patch: Patch) -> bool:
 
 def _ship(ring: Ring, patches: list[Patch], player: str, look: Look) -> Patch | None:
     """The player's patch most like a ship: longer than wide, narrower than a chip and not
-    much shorter (when chips were measured), of the ships' silhouette and not of two chips', nearest
-    a ship's size; None when none is, or when another of the player's patches of a ship's
-    size has a silhouette more like the ships' (a ship touching a chip fails a measure that
-    two chips half seen pass: which is the ship is not clear)."""
+    much shorter (when chips were measured), of the ships' silhouette and not of two
+    chips', nearest a ship's size; None when none is, or when another of the player's
+    patches of a ship's size has a silhouette more like the ships' (a ship touching a chip
+    fails a measure that two chips half seen pass: which is the ship is not clear)."""
     sized = [p for p in patches if p.player == player
              and SHIP_SIZES[0] <= p.area / ship_px_at(ring, p.centre) <= SHIP_SIZES[1]]
     likeness_of = {id(p): _ship_likeness(ring, p) for p in sized}

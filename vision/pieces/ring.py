@@ -150,11 +150,11 @@ class Ring:
         start = self.reference[..., 0].astype(np.float32)
         height, width = start.shape
         now = lab_of(cv2.resize(bgr, (width, height), interpolation=cv2.INTER_AREA))[..., 0]
+        window = cv2.createHanningWindow((width // 2, height // 2), cv2.CV_32F)
         shifts = []
         for y in (0, height // 2):
             for x in (0, width // 2):
                 quarter = (slice(y, y + height // 2), slice(x, x + width // 2))
-                window = cv2.createHanningWindow((width // 2, height // 2), cv2.CV_32F)
                 (dx, dy), _ = cv2.phaseCorrelate(start[quarter], now[quarter], window)
                 shifts.append(math.hypot(dx, dy))
         return sorted(shifts)[-2] * self.image_size[0] / width
