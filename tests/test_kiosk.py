@@ -25,8 +25,10 @@ from tests.conftest import setup_json
 from ui.camera import CameraWorker, TableEyes
 from ui.session import Session
 from ui.system import notify
+from synthetic.pieces import ring_shoot
 from synthetic.teaching import demo_calibration
 from vision.config import Calibration, load_calibration
+from vision.pieces import find_ring
 from vision.sources import SourceError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -140,6 +142,44 @@ def wait_for(check, seconds: float) -> float:  # type: ignore[no-untyped-def]
             return time.monotonic() - start
         time.sleep(0.02)
     raise AssertionError("timed out")
+
+
+class Knocked:
+    """A camera over a ring table, knocked 8 pixels aside while it runs, then put back."""
+
+    name = "knocked camera"
+
+    def __init__(self, frame: np.ndarray) -> None:
+        self.frame, self.aside = frame, False
+
+    def open(self):  # type: ignore[no-untyped-def]
+        return self
+
+    def read(self):  # type: ignore[no-untyped-def]
+        return np.roll(self.frame, 8, axis=1) if self.aside else self.frame.copy()
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_camera_knocked_aside_says_so_on_the_banner_and_recovers_when_put_back():
+    shoot = ring_shoot(8012, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    camera = Knocked(shoot.games[0][0].image)
+    worker = CameraWorker(camera.open, Calibration(ring=ring), fps=30)
+    worker.start()
+    try:
+        wait_for(lambda: worker.latest.seen.pieces is not None, 10)
+        assert worker.latest.status == "ready"
+        camera.aside = True
+        wait_for(lambda: worker.latest.status == "moved", 10)
+        assert "the camera has moved" in worker.latest.detail
+        assert worker.latest.seen.pieces is None
+        camera.aside = False
+        wait_for(lambda: worker.latest.status == "ready" and
+                 worker.latest.seen.pieces is not None, 10)
+    finally:
+        worker.stop()
 
 
 def test_a_camera_unplugged_shows_a_banner_and_is_back_within_two_seconds():

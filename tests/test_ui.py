@@ -78,7 +78,8 @@ def test_every_screen_and_state_is_whole_and_touchable(tmp_path, size, languages
     assert result["qr_enlarged"], "a tap on the BG Stats code shows it large"
     shots = set(result["shots"])
     for state in ("home", "settings", "setup-players", "setup-ring", "play-start",
-                  "play-refused", "play-mid", "play-jump", "play-top-up", "play-tile-dialog",
+                  "play-refused", "play-camera-moved", "play-mid", "play-jump", "play-top-up",
+                  "play-tile-dialog",
                   "play-proposal", "play-proposal-turn-over", "play-proposals",
                   "play-camera-gate", "play-end-guard",
                   "play-planet",
@@ -98,6 +99,8 @@ def test_every_screen_and_state_is_whole_and_touchable(tmp_path, size, languages
     assert all(shown.startswith(touch_only)
                for shown, touch_only in result["first_hint"].values())
     for language in languages.split(","):
+        # a camera knocked aside is said on the play screen's status line, whole
+        assert result["camera_moved_shown"][language][0], result["camera_moved_shown"][language]
         # a camera proposal's question is the card's largest text (it was squeezed to 13 px)
         assert result["question_font"][language] >= 15, language
         # Next looks unavailable until two players are seated

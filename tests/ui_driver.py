@@ -426,6 +426,18 @@ def every_state():  # type: ignore[no-untyped-def]
     play.tap_action("scan")  # not possible on the gate: the reason is said
     yield from settle()
     shot("play-refused")
+    # the longest camera banner: a camera knocked aside since the game began
+    moved = i18n._("Camera moved: pieces are not followed. Put it back.")
+    app._camera_words = lambda: moved
+    for _ in range(60):  # the camera's words are handed over ten times a second
+        if play.status == moved:
+            break
+        yield
+    yield from settle()
+    shot("play-camera-moved")
+    result.setdefault("camera_moved_shown", {})[LANGUAGE] = [play.status == moved, play.status]
+    del app._camera_words  # the class's own again
+    yield from settle()
     for event in game.events[:40]:
         app.session.play(event)
     app._publish()

@@ -328,7 +328,9 @@ class CompanionApp(App):
                 "missing": _("No camera found: touch entry works; retrying."),
                 "lost": _("Camera lost: touch entry still works; retrying."),
                 "fault": _("The camera's picture cannot be read: touch entry works. If this "
-                           "stays, calibrate again.")}.get(status, "")
+                           "stays, calibrate again."),
+                "moved": _("Camera moved: pieces are not followed. Put it back.")
+                }.get(status, "")
 
     def _publish(self) -> None:
         """The session's game as the screens' properties: a new revision when the record gained

@@ -39,7 +39,8 @@ class CameraResult:
     frame_number: int
     status: str
     """``ready``; ``starting``; ``missing`` (no camera could be opened: retrying); ``lost``
-    (frames stopped coming: retrying); ``fault`` (frames come, but vision failed on this one).
+    (frames stopped coming: retrying); ``fault`` (frames come, but vision failed on this one);
+    ``moved`` (the view no longer fits the ring found at the start: the pieces are not read).
     The screen words it; touch entry works in every one."""
     detail: str = ""
     """What the driver said, for the log."""
@@ -183,6 +184,8 @@ class CameraWorker:
             try:
                 eyes = eyes or TableEyes(self.calibration)
                 seen, status, detail = eyes.see(frame, tray_frame), "ready", ""
+                if eyes.table.ring_lost is not None:  # cards read still; pieces not at all
+                    status, detail = "moved", eyes.table.ring_lost
                 if time.monotonic() - self._fault_at < FAULT_SHOWN:
                     status, detail = "fault", self._last_fault
             except Exception as error:  # a fault in vision must not end the loop: see _fault

@@ -252,6 +252,12 @@ class Pipeline:
             self._ring_lost = lost
         return reading is not None
 
+    @property
+    def ring_lost(self) -> str | None:
+        """Why the pieces are not read at all, where the ring no longer fits the view (a
+        camera knocked aside since it was found); None where it fits."""
+        return self._ring_lost
+
     def _take(self, box: Box, read: list[_Found]) -> None:
         """What was just read in ``box`` in place of what was there before it."""
         fresh = [f for f in read if box.contains(*f.center) and not self._worse_view(f)]
