@@ -59,7 +59,7 @@ from companion.scoring import score  # noqa: E402
 from companion.simulate import Simulation, simulate  # noqa: E402
 from companion.tracker import Proposal, TrackerView  # noqa: E402
 from ui import i18n  # noqa: E402
-from ui.app import CompanionApp  # noqa: E402
+from ui.app import CompanionApp, camera_words  # noqa: E402
 from staging import only_space_at  # noqa: E402
 from ui_geometry import layout_problems, untranslated, window_rect  # noqa: E402
 
@@ -426,17 +426,19 @@ def every_state():  # type: ignore[no-untyped-def]
     play.tap_action("scan")  # not possible on the gate: the reason is said
     yield from settle()
     shot("play-refused")
-    # the longest camera banner: a camera knocked aside since the game began
-    moved = i18n._("Camera moved: pieces are not followed. Put it back.")
-    app._camera_words = lambda: moved
-    for _ in range(60):  # the camera's words are handed over ten times a second
-        if play.status == moved:
-            break
-        yield
-    yield from settle()
-    shot("play-camera-moved")
-    result.setdefault("camera_moved_shown", {})[LANGUAGE] = [play.status == moved, play.status]
-    del app._camera_words  # the class's own again
+    # each camera banner on the status line (a camera knocked aside since the game began last)
+    for status in ("starting", "missing", "lost", "fault", "moved"):
+        words = camera_words(status)
+        app._camera_words = lambda words=words: words
+        for _ in range(60):  # the camera's words are handed over ten times a second
+            if play.status == words:
+                break
+            yield
+        yield from settle()
+        shot(f"play-camera-{status}")
+        result.setdefault("camera_words_shown", {}).setdefault(LANGUAGE, []).append(
+            [status, play.status == words and bool(words)])
+        del app._camera_words  # the class's own again
     yield from settle()
     for event in game.events[:40]:
         app.session.play(event)

@@ -112,6 +112,16 @@ def _fill_screen() -> None:
         Window.size = (width, height)
 
 
+def camera_words(status: str) -> str:
+    """What the status line says of the camera in ``status`` (``CameraResult.status``)."""
+    return {"ready": "", "starting": _("Starting the camera…"),
+            "missing": _("No camera found: touch entry works; retrying."),
+            "lost": _("Camera lost: touch entry works; retrying."),
+            "fault": _("Camera picture unreadable; touch works. Calibrate if it stays."),
+            "moved": _("Camera moved: pieces are not followed. Put it back.")
+            }.get(status, "")
+
+
 class CompanionApp(App):
     title = "Space Mission companion"
 
@@ -321,16 +331,7 @@ class CompanionApp(App):
             self._demo_decide()
 
     def _camera_words(self) -> str:
-        if self.camera is None:
-            return ""
-        status = self.camera.latest.status
-        return {"ready": "", "starting": _("Starting the camera…"),
-                "missing": _("No camera found: touch entry works; retrying."),
-                "lost": _("Camera lost: touch entry still works; retrying."),
-                "fault": _("The camera's picture cannot be read: touch entry works. If this "
-                           "stays, calibrate again."),
-                "moved": _("Camera moved: pieces are not followed. Put it back.")
-                }.get(status, "")
+        return "" if self.camera is None else camera_words(self.camera.latest.status)
 
     def _publish(self) -> None:
         """The session's game as the screens' properties: a new revision when the record gained
