@@ -183,12 +183,12 @@ UNEXPLAINED = 0.3
 board makes its place unknown; beside a board, where reserved tiles lie, what is larger than
 ``HAND`` chips (a few tiles in a row are smaller) or carries no piece."""
 HAND = 12.0
-MOVED = 1.0
+MOVED = 4.0
 """The view is taken as moved since the ring was found when it shifted by more than this
-many of the start's pixels (``Ring.moved``; the start is kept at a quarter of the frame's
-size): every place would be read where it no longer is (dev tables, frames moved 6 pixels:
-ships read on the wrong planet). Dev tables 8000-8039 and 7500-7519 as shot: at most 0.79,
-a hand over the table; moved 6 pixels: 1.18 at the least; turned 1 degree: 1.09."""
+many pixels (``Ring.moved``: one pixel of the start, kept at a quarter of the frame's size):
+every place would be read where it no longer is (dev tables, frames moved 6 pixels: ships
+read on the wrong planet). Dev tables 8000-8039 and 7500-7519 as shot: at most 3.2, a hand
+over the table; moved 6 pixels: 4.7 at the least; turned 1 degree: 4.4."""
 DIMMEST = 0.25
 """A place lit at less than this share of its light at calibration is not read (rendered
 tables with their lamps moved: 0.5 at the least, 0.95 in the middle)."""
@@ -214,7 +214,7 @@ def reading_pieces(bgr: np.ndarray, ring: Ring) -> Reading:
                               f"{ring.image_size[1]} frames, not {width}x{height}: calibrate "
                               "the ring again"),)
     moved = ring.moved(bgr)
-    if moved > MOVED * ring.image_size[0] / ring.reference.shape[1]:
+    if moved > MOVED:
         return None, (Problem("no_ring", f"the camera has moved since the ring was found (by "
                               f"about {moved:.0f} pixels): calibrate the ring again"),)
     look = yield from looking_at(bgr, ring)
@@ -294,9 +294,7 @@ def _dim(ring: Ring, look: Look) -> set[str]:
     if look.light is None:
         return set()
     height, width = look.light.shape
-    middles = [(GATE, ring.middle)] + [(name, tuple(np.mean(np.asarray(corners, float), axis=0)))
-                                       for name, corners in ring.planets]
-    return {place for place, (x, y) in middles
+    return {place for place, (x, y) in ring.middles
             if look.light[min(max(int(y), 0), height - 1), min(max(int(x), 0), width - 1)]
             < DIMMEST}
 

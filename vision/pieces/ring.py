@@ -215,6 +215,12 @@ class Ring:
         x, y = np.array(self.gate).mean(axis=0)
         return float(x), float(y)
 
+    @property
+    def middles(self) -> list[tuple[str, tuple[float, float]]]:
+        """The gate's middle, then each planet board's, with their places' names."""
+        return [(GATE, self.middle)] + [(name, (float(x), float(y))) for (name, _), (x, y)
+                                        in zip(self.planets, self._boards[0])]
+
     def to_json(self) -> dict[str, Any]:
         ok, png = cv2.imencode(".png", self.reference)
         return {"image_size": list(self.image_size), "ship_px": round(self.ship_px, 1),
