@@ -17,6 +17,9 @@ It reads the debounced observation of the table view and the scan tray view toge
 - A top up that lays no card shows nothing, but the next player's turn does: when their piece
   is seen where an action of theirs (allowed once the turn has passed) puts it, and the player's
   own pieces show nothing unrecorded, the top up is proposed.
+- A move taken back on the table (the latest action's ship, station or probe seen where it stood
+  before) proposes the undo; a move undone and then seen made again proposes the redo. Both wait
+  for a tap: a ship flown back is also a flight.
 """
 
 from __future__ import annotations
@@ -26,9 +29,10 @@ from typing import Any
 
 from companion.observations import (DISCARD_ZONE, GATE, TRAY_ZONE, CardSeen, Observation,
                                     PiecesSeen, TileSeen, planet_zone)
-from companion.rules import (DEVELOP, DISCOVER, FLY, JUMP, SCAN, SPACE, TOP_UP, Card, Event, Fly,
-                             GameState, HAND_SIZE, Inventory, Jump, MalformedEventError, RulesError,
-                             Template, TopUp, apply, is_legal, legal_events, takes_tile)
+from companion.rules import (DEVELOP, DISCOVER, FLY, JUMP, SCAN, SPACE, TOP_UP, Card, Develop,
+                             Event, Fly, Game, GameState, HAND_SIZE, Inventory, Jump,
+                             MalformedEventError, Redo, RulesError, Scan, Template, TopUp, Undo,
+                             apply, is_legal, legal_events, takes_tile)
 
 KEPT_CARDS = HAND_SIZE
 """Cards laid for one action that matter: a develop plays the newest two, a top up may
@@ -66,11 +70,18 @@ class Proposal:
     begun_by: str | None = None
     """For a top up without discards: the next player, whose pieces on the table show that
     their turn has begun."""
+    undone_or_redone: tuple[GameState, Event] | None = None
+    """For an undo or a redo: the action it takes back or plays again, with the state that
+    action is played in (what the question names)."""
 
     @property
     def text(self) -> str:
         """What it does and what led to it, in English (logs and tests; screens word their
         own)."""
+        if self.undone_or_redone is not None:
+            shown = "taken back" if isinstance(self.event, Undo) else "made again"
+            return f"{self.event.type} {_describe(self.undone_or_redone[1])} (the table shows " \
+                   f"it {shown})"
         seen = " and ".join(_words(c) for c in self.cards)
         if self.tile is not None:
             seen = " and ".join(filter(None, [seen, f"tile {self.tile.tile_id:02d} "
@@ -133,14 +144,16 @@ class Tracker:
         self._dismissed.add(event)
 
     def update(self, state: GameState, seen: Observation, entering: str | None = None,
-               inventory_for: str | None = None) -> TrackerView:
+               inventory_for: str | None = None, game: Game | None = None) -> TrackerView:
         """Proposals and flags for the current state. ``entering`` is the action the player
-        has started by touch, if any; ``inventory_for`` the player whose tiles are being read."""
-        view = self._look(state, seen, entering, inventory_for)
+        has started by touch, if any; ``inventory_for`` the player whose tiles are being read;
+        ``game`` the record's game whose state ``state`` is, for the undo or redo the table may
+        show (None: neither is proposed)."""
+        view = self._look(state, seen, entering, inventory_for, game)
         return replace(view, moving=seen.moving) if seen.moving else view
 
     def _look(self, state: GameState, seen: Observation, entering: str | None,
-              inventory_for: str | None) -> TrackerView:
+              inventory_for: str | None, game: Game | None) -> TrackerView:
         flags = self._sticker_flags(seen.tiles)
         if seen.pieces is not None:
             self._gate = tuple((seat.color, seen.pieces.gate[seat.color])
@@ -187,6 +200,8 @@ class Tracker:
             if self._laid and tile is None and entering is None and not reveal \
                     and _ruled_out(state, seen.pieces, uses):
                 proposals = _discarding(state, self._laid)
+            if game is not None and entering is None:
+                proposals = self._taken_back_or_again(game, seen.pieces, proposals)
         proposals = [p for p in proposals if p.event not in self._dismissed]
         return TrackerView(tuple(proposals), tuple(flags), self._gate)
 
@@ -300,6 +315,24 @@ class Tracker:
         flags += _reservation_flags(state, pieces, here if kinds & {SCAN, DISCOVER} else None)
         return proposals
 
+    def _taken_back_or_again(self, game: Game, pieces: PiecesSeen, proposals: list[Proposal]
+                             ) -> list[Proposal]:
+        """The undo first, when the table shows the latest action's piece back where it stood
+        before it; the redo in place of the same move, when it shows the action last undone
+        made again and no new card lies on the pile (its own card laid again is no news)."""
+        state = game.state
+        if game.played:
+            before, latest = game.played[-1]
+            if _shown_taken_back(before, pieces, latest):
+                return [Proposal(Undo(), tap_only=True, undone_or_redone=(before, latest)),
+                        *proposals]
+        again = game.undone[-1] if game.undone else None
+        if again is None or self._laid or not is_legal(state, again) \
+                or not _shown_moved(state, pieces, again):
+            return proposals
+        redo = Proposal(Redo(), tap_only=True, undone_or_redone=(state, again))
+        return [redo, *(p for p in proposals if not _same_move(p.event, again))]
+
     def _turn_passed(self, state: GameState, seen: Observation, tile: TileSeen | None
                      ) -> tuple[GameState, list[Proposal]] | None:
         """The state after a top up without discards and the next player's actions their
@@ -391,6 +424,37 @@ def _shown_moved(state: GameState, pieces: PiecesSeen, event: Event) -> bool:
         return pieces.stations.get(planet) == mover and state.stacks[here].developer is None
     seen = pieces.reserved.get(planet)
     return seen is not None and seen.get(mover, 0) == _reserved(state, here, state.current) + 1
+
+
+def _shown_taken_back(before: GameState, pieces: PiecesSeen, event: Event) -> bool:
+    """Whether the table shows for sure the piece ``event`` moved (played in ``before``)
+    back where it stood before it: the ship of a jump or a flight on the place it left, with a
+    jump's probe gone from the gate where the gate was counted; the station of a develop gone;
+    the probe of a scan gone from beside its planet."""
+    me = before.current
+    mover = before.setup.players[me].color
+    if isinstance(event, Jump | Fly):
+        counted = pieces.gate.get(mover)
+        probe_back = (not isinstance(event, Jump) or counted is None
+                      or counted == before.players[me].probes)
+        return pieces.ships.get(mover) == _ship_place(before, me) and probe_back
+    here = before.players[me].at
+    if here is None:
+        return False
+    planet = before.setup.planets[here].name
+    if isinstance(event, Develop):
+        return planet in pieces.stations and pieces.stations[planet] is None
+    if isinstance(event, Scan) and not event.only_space:
+        seen = pieces.reserved.get(planet)
+        return seen is not None and seen.get(mover, 0) == _reserved(before, here, me)
+    return False
+
+
+def _same_move(event: Event, other: Event) -> bool:
+    """Whether two actions move the same piece the same way (two flights or two jumps to one
+    planet, two scans, whatever their cards): what a redo and the move it plays again have in
+    common."""
+    return event.type == other.type and getattr(event, "to", None) == getattr(other, "to", None)
 
 
 def _acted(state: GameState, pieces: PiecesSeen) -> bool:

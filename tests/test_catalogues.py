@@ -8,8 +8,8 @@ import ast
 
 import pytest
 
-from companion.rules import (SPACE, TILE_KINDS, Develop, Discover, Fly, Game, Jump, Scan, TopUp,
-                             Undo)
+from companion.rules import (SPACE, TILE_KINDS, Develop, Discover, Fly, Game, Jump, Redo, Scan,
+                             TopUp, Undo)
 from companion.observations import TileSeen
 from companion.simulate import simulate
 from companion.tracker import Proposal
@@ -149,6 +149,26 @@ def test_a_top_up_seen_in_the_next_players_turn_is_asked_of_the_player_whose_tur
     assert proposal_source(proposal) == f"{ben}'s pieces moved on the table"
     i18n.set_language("de")
     assert proposal_source(proposal) == f"Figuren von {ben} bewegt"
+
+
+def test_an_undo_or_redo_the_table_shows_names_the_move_in_the_players_language():
+    game = new_game(2)
+    before = game.state
+    game.play(Jump("Caldera"))
+    ann = before.current_name
+    undo = Proposal(Undo(), tap_only=True, undone_or_redone=(before, Jump("Caldera")))
+    redo = Proposal(Redo(), tap_only=True, undone_or_redone=(before, Jump("Caldera")))
+    asked = {}
+    for language in ("en", "de", "it"):
+        i18n.set_language(language)
+        asked[language] = [proposal_question(game.state, p) for p in (undo, redo)] + [
+            proposal_source(p) for p in (undo, redo)]
+    assert asked["en"] == [f"Undo: {ann} jumped to Caldera?", f"Redo: {ann} jumped to Caldera?",
+                           "the move taken back on the table", "the move made again on the table"]
+    assert asked["de"][0].startswith("Rückgängig: ") and "Caldera" in asked["de"][0]
+    assert asked["it"][1].startswith("Ripetere (") and "Caldera" in asked["it"][1]
+    assert all(len(set(words)) == 4 for words in asked.values())
+    assert asked["de"] != asked["en"] != asked["it"]
 
 
 def test_the_core_marks_what_players_read_by_a_template_parameter_not_by_a_list_of_names():

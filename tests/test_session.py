@@ -17,7 +17,7 @@ import numpy as np
 from companion.library import Library, bg_stats_play, default_home
 from companion.observations import Observation
 from companion.observations import CardSeen
-from companion.rules import End, Fly, Jump, Redo, Scan, TopUp, Undo, parse_event
+from companion.rules import End, Fly, Game, Jump, Redo, Scan, TopUp, Undo, parse_event
 from companion.scoring import score
 from companion.simulate import simulate
 from synthetic.pieces import ring_shoot
@@ -243,6 +243,19 @@ def test_the_demo_table_goes_on_past_two_top_ups_that_lay_no_card(tmp_path):
     assert [(m.how, m.event) for m in moves] == [
         ("camera", events[0]), ("camera", events[1]), ("touch", events[2]),
         ("camera", events[3])]
+
+
+def test_the_demo_table_takes_a_jump_back_and_makes_it_again_and_the_camera_sees_both(
+        tmp_path):
+    """A jump, its undo (the table takes the ship back off the planet and the probe off the
+    gate) and its redo: the camera proposes all three, each confirmed by the player's tap."""
+    game = simulate(98, 2)
+    events = [game.events[0], Undo(), Redo()]
+    demo = DemoTable(game.setup, events, 98)
+    moves = demo_moves(demo, tmp_path)
+    assert [(m.how, m.event) for m in moves] == [("camera", e) for e in events]
+    assert moves[1].proposal is not None and moves[1].proposal.tap_only
+    assert moves[1].proposal.undone_or_redone == (Game(game.setup).state, events[0])
 
 
 class _WorkedEyes(TableEyes):

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from companion.observations import GATE, CardSeen, Observation, PiecesSeen, TileSeen
-from companion.rules import Card, Develop, Discover, Fly, Inventory, Jump, Scan, TopUp
+from companion.rules import (Card, Develop, Discover, Fly, Inventory, Jump, Redo, Scan, TopUp,
+                             Undo)
 from companion.tracker import Tracker
 from tests.conftest import new_game, play
 from ui import i18n
@@ -391,6 +392,76 @@ def test_no_top_up_is_proposed_while_the_players_own_pieces_show_an_action_not_e
     view = Tracker().update(first.state, flown)
     assert TopUp(0) not in [p.event for p in view.proposals]
     assert "the table shows the blue ship on Caldera; the record says gate" in words(view.flags)
+
+
+def test_a_move_taken_back_on_the_table_proposes_the_undo_for_a_tap():
+    game = new_game(2)
+    play(game, {"type": "jump", "to": "Freezer"}, {"type": "fly", "to": "Green Heggar"})
+    state = game.state  # Ann's turn is over: Bob's
+    back = Observation(pieces=pieces({"red": "Freezer", "blue": GATE}, {"red": 1}))
+    view = Tracker().update(state, back, game=game)
+    assert [(p.event, p.tap_only) for p in view.proposals] == [(Undo(), True)]
+    assert view.unambiguous is None  # never taken back unasked
+    before, flight = view.proposals[0].undone_or_redone
+    assert flight == Fly("Green Heggar") and before.players[0].at == before.setup.planet_index(
+        "Freezer")
+    assert view.proposals[0].text == "undo fly to Green Heggar (the table shows it taken back)"
+    assert "the table shows the red ship on Freezer; the record says Green Heggar" in words(
+        view.flags)  # the disagreement is still said
+    assert Tracker().update(state, back).proposals == ()  # no record given: no undo
+    elsewhere = Observation(pieces=pieces({"red": "Caldera"}))
+    assert Tracker().update(state, elsewhere, game=game).proposals == ()
+    as_recorded = Observation(pieces=pieces({"red": "Green Heggar"}, {"red": 1}))
+    assert Tracker().update(state, as_recorded, game=game).proposals == ()
+
+
+def test_a_jump_is_taken_back_only_with_its_probe_and_a_ship_flown_back_may_be_either():
+    game = new_game(2)
+    state = play(game, {"type": "jump", "to": "Freezer"})  # Ann's first action: hers still
+    probe_kept = Observation(pieces=pieces({"red": GATE}, {"red": 1}))
+    assert Tracker().update(state, probe_kept, game=game).proposals == ()
+    probe_gone = Observation(pieces=pieces({"red": GATE}, {"red": 0}))
+    assert [p.event for p in Tracker().update(state, probe_gone, game=game).proposals] == [
+        Undo()]
+    state = play(game, {"type": "top_up"}, {"type": "top_up"}, {"type": "top_up"},
+                 {"type": "fly", "to": "Green Heggar"})  # Ann's first action of her next turn
+    flown_back = Observation(pieces=pieces({"red": "Freezer"}))
+    view = Tracker().update(state, flown_back, game=game)
+    assert [p.event for p in view.proposals] == [Undo(), Fly("Freezer")]
+    assert view.unambiguous is None  # two readings of one table: the players say which
+
+
+def test_a_station_or_a_probe_taken_back_proposes_the_undo():
+    game = new_game(2)
+    state = play(game, {"type": "jump", "to": "Freezer"}, {"type": "scan", "tile": "WAT"})
+    view = Tracker().update(state, Observation(pieces=pieces(reserved={"Freezer": {"red": 0}})),
+                            game=game)
+    assert [p.event for p in view.proposals] == [Undo()]
+    kept = Observation(pieces=pieces(reserved={"Freezer": {"red": 1}}))
+    assert Tracker().update(state, kept, game=game).proposals == ()
+    state = play(game, {"type": "top_up"}, {"type": "top_up"}, {"type": "develop"})
+    gone = Observation(pieces=pieces(stations={"Freezer": None}))
+    assert [p.event for p in Tracker().update(state, gone, game=game).proposals] == [Undo()]
+    unseen = Observation(pieces=pieces(stations={}))  # not seen is not gone
+    assert Tracker().update(state, unseen, game=game).proposals == ()
+
+
+def test_a_move_undone_and_seen_made_again_proposes_the_redo_in_place_of_the_move():
+    game = new_game(2)
+    play(game, {"type": "jump", "to": "Freezer"}, {"type": "fly", "to": "Green Heggar"},
+         {"type": "undo"})
+    state = game.state
+    again = Observation(pieces=pieces({"red": "Green Heggar"}, {"red": 1}))
+    view = Tracker().update(state, again, game=game)
+    assert [(p.event, p.tap_only) for p in view.proposals] == [(Redo(), True)]
+    assert view.proposals[0].undone_or_redone == (state, Fly("Green Heggar"))
+    assert [p.event for p in Tracker().update(state, again).proposals] == [Fly("Green Heggar")]
+    still_back = Observation(pieces=pieces({"red": "Freezer"}, {"red": 1}))
+    assert Tracker().update(state, still_back, game=game).proposals == ()
+    tracker = Tracker()
+    tracker.update(state, Observation(pieces=still_back.pieces), game=game)
+    laid = Observation(cards=(card("B3/G2"),), pieces=again.pieces)  # a new card: no redo
+    assert Redo() not in [p.event for p in tracker.update(state, laid, game=game).proposals]
 
 
 def test_a_proposal_seen_while_a_hand_moves_over_the_table_waits_for_a_tap_or_stillness():

@@ -80,7 +80,8 @@ def test_every_screen_and_state_is_whole_and_touchable(tmp_path, size, languages
     for state in ("home", "settings", "setup-players", "setup-ring", "play-start",
                   "play-refused", "play-camera-moved", "play-mid", "play-jump", "play-top-up",
                   "play-tile-dialog",
-                  "play-proposal", "play-proposal-turn-over", "play-proposals",
+                  "play-proposal", "play-proposal-turn-over", "play-proposal-undo",
+                  "play-proposals",
                   "play-camera-gate", "play-end-guard",
                   "play-planet",
                   "play-player", "play-legend", "end-tiles", "end-results", "end-qr", "history",
@@ -103,6 +104,10 @@ def test_every_screen_and_state_is_whole_and_touchable(tmp_path, size, languages
         # screen's status line, whole (the layout check)
         assert all(shown for _, shown in result["camera_words_shown"][language]), \
             result["camera_words_shown"][language]
+        # an undo the table shows names the move it takes back, in the players' language
+        question, planet = result["undo_question"][language]
+        assert planet in question and question.endswith("?"), (language, question)
+        assert question.startswith("Undo: ") == (language == "en"), (language, question)
         # a camera proposal's question is the card's largest text (it was squeezed to 13 px)
         assert result["question_font"][language] >= 15, language
         # Next looks unavailable until two players are seated

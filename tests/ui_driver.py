@@ -486,6 +486,13 @@ def every_state():  # type: ignore[no-untyped-def]
     app.view = TrackerView((Proposal(TopUp(0), begun_by=following),))
     yield from settle()
     shot("play-proposal-turn-over")
+    # a move taken back on the table: the camera proposes the undo, naming the move
+    flight = next(iter(play._legal.get("fly", [])), None) or jump
+    app.view = TrackerView((Proposal(Undo(), tap_only=True, undone_or_redone=(state, flight)),))
+    yield from settle()
+    shot("play-proposal-undo")
+    result.setdefault("undo_question", {})[LANGUAGE] = [
+        play.ids.panel.card("proposal").question, flight.to]
     scans = [Proposal(e, cards=(_card("G2/O1"),)) for e in play._legal.get("jump", [])[:3]]
     app.view = TrackerView(tuple(scans))
     yield from settle()

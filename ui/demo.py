@@ -3,7 +3,8 @@
 It is a camera (the table and tray frames of the game as it unfolds) and a simulated player. What
 the camera proposes, the player confirms when it is what happened (setting only what a camera
 cannot see: whether the remaining tiles were turned face up); what the camera did not propose (a
-flight, a top up without cards, an undo, a card it was unsure of), the player enters by touch.
+top up without cards, a move hidden from it, a card it was unsure of), the player enters by
+touch; the end too. An undo takes the table back, so the camera may propose it.
 So a newcomer watches the whole loop, and the tests can count how much of a game the camera
 carried.
 
@@ -23,8 +24,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from companion.observations import Observation
-from companion.rules import (Develop, Discover, End, Event, Fly, Inventory, Jump, Redo, Scan,
-                             Setup, TopUp, Undo)
+from companion.rules import Develop, Discover, End, Event, Fly, Inventory, Jump, Scan, Setup, TopUp
 from vision.config import Calibration
 from vision.pieces import Ring, RingNotFound, find_ring
 from companion.simulate import simulate
@@ -153,7 +153,7 @@ class DemoTable:
                 return None
             event = self.script[self._next]
             settled = self._settled
-        if isinstance(event, Undo | Redo | End):
+        if isinstance(event, End):
             return DemoMove(event, "touch")
         if view.moving:
             return None  # a player taps once the hands have left the table

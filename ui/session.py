@@ -216,7 +216,7 @@ class Session:
             state = self.state
             if state is None:
                 return TrackerView(), Outcome(False)
-            view = self.tracker.update(state, seen, entering, inventory_for)
+            view = self.tracker.update(state, seen, entering, inventory_for, self.game)
             if self.auto_confirm and view.unambiguous is not None:
                 played = self.play(view.unambiguous.event)
                 if played:

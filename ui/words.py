@@ -304,6 +304,10 @@ def proposal_question(state: GameState, proposal: Proposal) -> str:
         return _("Jump to {planet}?").format(planet=event.to)
     if isinstance(event, Fly):
         return _("Fly to {planet}?").format(planet=event.to)
+    if isinstance(event, Undo | Redo) and proposal.undone_or_redone is not None:
+        what = event_sentence(*proposal.undone_or_redone)
+        return (_("Undo: {what}?") if isinstance(event, Undo) else _("Redo: {what}?")).format(
+            what=what)
     if isinstance(event, TopUp) and proposal.begun_by is not None:
         return _("{player}'s turn is over: top up without discarding?").format(
             player=state.current_name)
@@ -336,7 +340,11 @@ def proposal_source(proposal: Proposal) -> str:
     if proposal.tiles_shown:
         parts.append(ngettext("{count} tile in the scan tray", "{count} tiles in the scan tray",
                               proposal.tiles_shown).format(count=proposal.tiles_shown))
-    if proposal.begun_by is not None:
+    if isinstance(proposal.event, Undo):
+        parts.append(_("the move taken back on the table"))
+    elif isinstance(proposal.event, Redo):
+        parts.append(_("the move made again on the table"))
+    elif proposal.begun_by is not None:
         parts.append(_("{player}'s pieces moved on the table").format(player=proposal.begun_by))
     elif isinstance(proposal.event, Fly):
         parts.append(_("the ship moved on the table"))
