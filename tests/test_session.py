@@ -25,6 +25,7 @@ from tests.conftest import setup_json
 from ui.camera import TableEyes
 from ui.demo import DemoMove, DemoTable, play_demo
 from ui.preferences import Regular, load_preferences
+from companion.tracker import Proposal
 from ui.session import Session, same_action
 
 
@@ -53,6 +54,27 @@ def test_undo_and_redo_step_back_and_forth_and_a_new_action_clears_redo(tmp_path
     assert session.can_redo
     session.play(TopUp())
     assert not session.can_redo and not session.redo()
+
+
+def test_an_undo_or_redo_the_camera_proposed_is_played_only_while_it_names_the_latest(
+        tmp_path):
+    """The camera proposes to take back the flight; a tap on Undo takes it back first: the
+    proposal, confirmed then, would take back the jump before it. It is refused instead."""
+    session = started(tmp_path)
+    session.play(Jump("Freezer"))
+    session.play(Fly("Green Heggar"))
+    before, flight = session.game.played[-1]
+    take_back = Proposal(Undo(), tap_only=True, undone_or_redone=(before, flight))
+    again = Proposal(Redo(), tap_only=True, undone_or_redone=(before, flight))
+    assert not session.confirm(again)  # nothing undone yet: no redo of it
+    assert session.undo()
+    stale = session.confirm(take_back)
+    assert not stale and "nothing was done" in stale.said
+    assert session.state.players[0].at == before.setup.planet_index("Freezer")  # jump kept
+    assert session.confirm(again) and session.state.players[0].at == before.setup.planet_index(
+        "Green Heggar")
+    assert session.confirm(take_back) and session.state.players[0].at == before.setup.planet_index(
+        "Freezer")
 
 
 def test_the_newest_unfinished_game_is_resumed_and_finished_ones_are_listed(tmp_path):

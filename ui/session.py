@@ -193,8 +193,21 @@ class Session:
         return self.play(Redo())
 
     def confirm(self, proposal: Proposal) -> Outcome:
-        """The players said "yes" to what the camera proposed."""
-        return self.play(proposal.event)
+        """The players said "yes" to what the camera proposed. An undo or a redo is played
+        only while it still takes back or plays again the action it names: a tap on Undo just
+        before would make it take back another."""
+        with self._lock:
+            named = proposal.undone_or_redone
+            game = self.game
+            if named is not None and game is not None:
+                if isinstance(proposal.event, Undo):
+                    now = game.played[-1] if game.played else None
+                else:
+                    now = (game.state, game.undone[-1]) if game.undone else None
+                if now != named:
+                    return Outcome(False, _("The record has changed since the camera proposed "
+                                            "this; nothing was done."))
+            return self.play(proposal.event)
 
     def end(self) -> Outcome:
         """The players end the game (at the end of the round, or early)."""

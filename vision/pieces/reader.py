@@ -138,7 +138,7 @@ counted for sure. Dev tables 8000-8279, a colour's one patch of two discs or mor
 gate: of those at 0.01 to 0.025 beyond, none hid a chip more than its discs; at 0.025 to
 0.03, 5 of 11 did. At ``NOTHING_BEYOND`` three gate counts were read one short, at 0.026 to
 0.03 (dev tables 8035 and 8232 with a hand, bench table 7327); here they are unsure, with 10
-counts right of some 1,800 on the dev and bench tables."""
+counts right of some 2,000 on the dev and bench tables."""
 AREA_PER_PROBE = (0.6, 1.5)
 """The same beside a board, where each probe lies alone on its tile (a patch of two discs
 there is not counted) and nothing hides under it: its rim and shadow, seen from a tilted
