@@ -300,6 +300,29 @@ def test_a_whole_ship_less_like_the_ships_silhouette_is_still_the_ship_black_nev
     assert "black" not in seen.ships
 
 
+@pytest.mark.parametrize(("seed", "colour", "planet", "elsewhere"), [
+    (8187, "black", "Planet 8", False),  # the ship and pieces of it cut by a chip, 0.87 / 0.76
+    (8233, "blue", "Planet 8", False),  # the ship, and it with its shadow, 0.85 / 0.73
+    (7514, "black", "Hazard", True),  # a chip's crescent on Planet 8's dark board, 0.75 / 0.89
+])
+def test_the_patch_far_more_like_a_ship_than_any_other_is_the_ship(seed, colour, planet,
+                                                                   elsewhere):
+    """Nearer a ship's size, a patch less alike than another left the ship unplaced; the one
+    far more alike than every other is the ship."""
+    shoot = ring_shoot(seed, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, hand = shoot.games[0]
+    assert hand is None and truth.ships[colour] == planet
+    look = at_once(looking_at(frame.image, ring))
+    alike = sorted((_ship_likeness(ring, p), ring.place(p.centre, reach=SHIP_OVER))
+                   for p in look.patches if p.player == colour and _ship_likeness(ring, p) >= 0.7)
+    assert len(alike) >= 2 and alike[-1][1] == planet
+    assert (alike[-2][1] != planet) == elsewhere
+    seen, _ = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    assert seen.ships[colour] == planet
+
+
 def test_the_table_between_tiles_at_a_boards_edge_is_no_ship_less_like_the_ships():
     """Dev table 8159: the red table showing between tiles at Caldera's edge is as long, thin
     and alike as a ship less like the ships' silhouette; its middle lies off the board, where

@@ -76,6 +76,12 @@ other piece, its middle this many chips' radii inside the board or gate. Not so 
 8000-8069 and 8140-8279: the 7 such patches of a coloured ship stood 2.6 to 4.9 radii
 inside; the one that was none, the red table showing between tiles at a board's edge, 0.66
 radii outside. 6 more ships placed, none wrong."""
+FAR_MORE_ALIKE = 0.1
+"""Of two patches like a ship, the one nearer a ship's size is taken, unless another is
+more alike: then that one, if it is this much more alike than any other patch of the
+player's of a ship's size (a black chip's crescent half seen on a dark board, 0.75, beside
+the black ship whole on a planet, 0.89, on bench table 7514; dev tables 8000-8279: 2 more
+ships placed, none wrong); else neither."""
 PLAINLY_SHIP = 0.9
 """A patch whose silhouette is at least this like the ships' is plainly a ship: in place of
 ``NARROWER``, it may be up to ``PLAIN_SHIP_THICKEST`` chips' radii thick (its wings and
@@ -495,11 +501,15 @@ def _ship(ring: Ring, patches: list[Patch], player: str, look: Look) -> Patch | 
                 ring.inside(place, patch.centre) >= inward * chip
         thickest = PLAIN_SHIP_THICKEST if likeness_of[id(patch)] >= PLAINLY_SHIP else NARROWER
         return thickness(patch) <= thickest * chip and length >= SHORTEST_SHIP
-    ship = min(filter(like_ship, sized),
-               key=lambda p: abs(math.log(p.area / ship_px_at(ring, p.centre))), default=None)
+    alike = list(filter(like_ship, sized))
+    ship = min(alike, key=lambda p: abs(math.log(p.area / ship_px_at(ring, p.centre))),
+               default=None)
     if ship is not None and ring.ship_shape is not None and \
             any(likeness_of[id(p)] > likeness_of[id(ship)] for p in sized):
-        return None
+        # nearer a ship's size, yet less alike than another: the far more alike one, if any
+        best = max(alike, key=lambda p: likeness_of[id(p)])
+        runner_up = max((likeness_of[id(p)] for p in sized if p is not best), default=0.0)
+        return best if likeness_of[id(best)] >= runner_up + FAR_MORE_ALIKE else None
     return ship
 
 
