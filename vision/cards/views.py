@@ -69,6 +69,14 @@ COVERED = 0.25
 or a chip left on the card."""
 CHIPS = 0.4
 """Of those, the share covered by a round piece rather than another card."""
+ART_LINES = 0.3
+"""The share of the other views in which a line of the card's art (a planet's ring, a
+horizon, a frame) passes beside a coordinate, the line's middle between ``ART_LINE_REACH``
+of its radii from the coordinate's (its edge at most an eighth of a radius nearer): taught
+as no cover. In cardgen's corner style, seed 4848, a ring arc passing a badge was judged a
+card's edge over it and three clear G3/O3 cards of 35 to 58 px were left unsure; so
+taught, the style read 95.9 % of its cards of 16 px or more, not 91.8 %."""
+ART_LINE_REACH = (1.05, 2.2)
 COVER_SEEN = 0.05
 """A coordinate covered this much of its disc or more is taught to the cover judge as
 covered."""
@@ -191,6 +199,9 @@ def _group(sources: list[Source], deck: Deck, group: list[int], seeds: np.ndarra
     looks = [_covered(rng, drawn, k, sources[index].labels, shown)
              if rng.random() < covered else (sources[index].labels, (0.0, 0.0))
              for k, index in enumerate(group)]
+    for (tile, to_tile), (_, shares) in zip(drawn, looks):  # (their own random numbers)
+        if not any(shares) and aside.random() < ART_LINES:
+            _art_line(aside, tile, to_tile, shown / 2)
     mosaic, origins = _mosaic([tile for tile, _ in drawn])
     seen = faults.apply(rng, mosaic, origins, [tile.shape for tile, _ in drawn])
     # the spots as the reader finds them in the camera's whole image (the view is made
@@ -426,6 +437,32 @@ def _covered(rng: np.random.Generator, drawn: list[tuple[np.ndarray, np.ndarray]
         NOTHING if share > COVER_NOTHING else None
     names = (name, labels[1]) if which == 0 else (labels[0], name)
     return names, ((share, 0.0) if which == 0 else (0.0, share))
+
+
+def _art_line(rng: np.random.Generator, tile: np.ndarray, to_tile: np.ndarray,
+              radius: float) -> None:
+    """A line of the card's own art drawn beside one of the coordinates in ``tile``: straight
+    or an arc, thin, light or of any colour, its nearest point ``ART_LINE_REACH`` radii from
+    the coordinate's middle."""
+    which = float(rng.integers(2))
+    centre = _through(to_tile, np.array([[0.0, which]]))[0]
+    nearest = radius * rng.uniform(*ART_LINE_REACH)
+    angle = rng.uniform(0, 2 * math.pi)
+    towards = np.array([math.cos(angle), math.sin(angle)])
+    colour = (tuple(float(c) for c in rng.uniform(170, 255, 3)) if rng.random() < 0.6
+              else tuple(float(c) for c in rng.uniform(0, 255, 3)))
+    width = max(1, int(round(radius * rng.uniform(0.08, 0.25))))
+    shift = 4  # subpixel bits
+    if rng.random() < 0.5:  # an arc: a large circle whose rim passes ``nearest`` away
+        bend = radius * rng.uniform(3, 12)
+        middle = centre + towards * (nearest + bend)
+        cv2.circle(tile, tuple(int(v * 2 ** shift) for v in middle), int(bend * 2 ** shift),
+                   colour, width, cv2.LINE_AA, shift)
+    else:
+        foot = centre + towards * nearest
+        along = np.array([-towards[1], towards[0]]) * 4 * radius
+        ends = [tuple(int(v * 2 ** shift) for v in foot + sign * along) for sign in (-1, 1)]
+        cv2.line(tile, ends[0], ends[1], colour, width, cv2.LINE_AA, shift)
 
 
 def _card_edge(rng: np.random.Generator, drawn: list[tuple[np.ndarray, np.ndarray]],
