@@ -475,9 +475,10 @@ def _something_else(ring: Ring, look: Look, patch: Patch) -> bool:
 def _ship(ring: Ring, patches: list[Patch], player: str, look: Look) -> Patch | None:
     """The player's patch most like a ship: longer than wide, narrower than a chip and not
     much shorter (when chips were measured), of the ships' silhouette and not of two
-    chips', nearest a ship's size; None when none is, or when another of the player's
-    patches of a ship's size has a silhouette more like the ships' (a ship touching a chip
-    fails a measure that two chips half seen pass: which is the ship is not clear)."""
+    chips', nearest a ship's size. When another of the player's patches of a ship's size has
+    a silhouette more like the ships' (a ship touching a chip fails a measure that two chips
+    half seen pass), the one far more alike than every other (``FAR_MORE_ALIKE``); None when
+    none is such, as when none is like a ship: which is the ship is not clear."""
     sized = [p for p in patches if p.player == player
              and SHIP_SIZES[0] <= p.area / ship_px_at(ring, p.centre) <= SHIP_SIZES[1]]
     likeness_of = {id(p): _ship_likeness(ring, p) for p in sized}
