@@ -176,6 +176,33 @@ def test_a_small_badge_with_art_of_another_ink_around_it_shows_its_own_ink():
     assert not reader.shows_ink(_digit_patch((20, 120, 235)), "G", palette)
 
 
+def test_a_spot_inside_a_ring_of_another_ink_leaves_the_cards_colour_unclear():
+    """The card's navy sky inside a green ring is found as a blue spot at the ring's middle
+    (starfield table 1582, measured: the ring 33 px across with 808 px of ink, the fill 26 px
+    with 75): a pair of that spot is unsure, whatever it reads. The ring itself, inside the
+    card's whole sky (a spot far larger than a coordinate), and spots of one ink, are not."""
+    ring = Spot(1011.0, 568.0, 33.0, "G", 808.0)
+    fill = Spot(1010.0, 563.0, 25.6, "B", 75.0)
+    partner = Spot(1042.0, 610.0, 32.6, "O", 772.0)
+    sky = Spot(1013.0, 572.0, 115.5, "B", 2557.0)
+    spots = [ring, fill, partner, sky]
+    assert reader._ringed(spots, (1, 2))  # the fill and the orange 3: B?/O3
+    assert not reader._ringed(spots, (0, 2))  # the ring and the orange 3: G?/O3
+    same = [replace(ring, colour="B"), fill, partner]
+    assert not reader._ringed(same, (1, 2))  # a blue number inside its own blue ring
+    beside = [ring, replace(fill, x=ring.x + ring.size), partner]
+    assert not reader._ringed(beside, (1, 2))
+
+
+def test_a_card_whose_ring_holds_a_spot_of_another_ink_is_never_read_as_that_ink():
+    """Starfield table 1582, a chip on a card: G4/O3's green ring holds the navy sky, found
+    as a blue spot; its pair with the orange 3 was read B4/O3 (0.9996), and the card's own
+    pair left unsure, its ring's patch showing more sky than ring."""
+    table = card_table(DECKS["starfield"], 1582, chipped=1.0)
+    assert "G4/O3" in {t.label for t in table.readable}
+    assert read_card_table(table, taught("starfield").model)[2] == []
+
+
 def test_teaching_says_which_codes_to_photograph_again():
     """Two photos of one colour pair with their labels swapped (B1/G2 shown as B2/G1, and the
     other way round): what they taught disagrees with every other photo, and teaching says so

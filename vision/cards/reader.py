@@ -11,9 +11,9 @@
    (``_sought``).
 4. A pair is a card when the two names make a taught code clearly more likely than anything
    else (another code, a code never taught, or nothing at all), each patch is of its spot's
-   ink, and the cover judge sees neither coordinate partly covered (what a chip leaves of a
-   3 may be a plain 4). Of pairs that share a spot, or claim the same card, the surest is
-   kept.
+   ink and neither spot lies inside a ring of another ink (``_ringed``), and the cover judge
+   sees neither coordinate partly covered (what a chip leaves of a 3 may be a plain 4). Of
+   pairs that share a spot, or claim the same card, the surest is kept.
 
 Whatever the card's art, the table or a corner lying under another card, only the two
 coordinates need to be seen. Anything not clear is "unsure": a wrong read is worse than none.
@@ -21,6 +21,7 @@ coordinates need to be seen. Anything not clear is "unsure": a wrong read is wor
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 import cv2
@@ -186,6 +187,9 @@ def read_cards(bgr: np.ndarray, model: CardModel, card_px: float | None = None
     patches = coordinate_patches(pyramid, [poses[k] for k in read], model)
     for n, k in enumerate(read):
         reads[k] = _coloured(reads[k], patches[2 * n:2 * n + 2], colours[k], model.palette)
+        if reads[k].read.card is not None and _ringed(spots, pairs[k]):
+            reads[k] = replace(reads[k], read=CardRead(
+                None, reads[k].read.confidence, reads[k].read.corners, INK_UNCLEAR))
     for n, k in enumerate(read):  # whose inks and spots are plain, where a rival code is read
         if _rivals(reads[k], [reads[j] for j in read]):
             reads[k] = replace(reads[k], plain_inks=all(
@@ -202,6 +206,31 @@ def read_cards(bgr: np.ndarray, model: CardModel, card_px: float | None = None
     return _kept(reads, pairs)
 
 
+RINGED = (0.25, 2.0, (1.15, 1.8))
+"""A spot lies inside a ring of another ink when that spot's middle lies within this part of
+the ring's size from the ring's middle, the ring holds at least this many times its ink, and
+is this many times as wide (a ring round it, not the card's whole sky, nor a coordinate run
+into art). Which of the two inks is the coordinate's is then not clear: the card's fill inside
+a ring (a navy sky inside a green ring, taken for blue), or a number of one ink inside a badge
+of another. Own starfield deck, table 1582 with a chip: the fill inside G4/O3's green ring was
+read with the orange 3 as B4/O3 (0.9996), the card's own pair left unsure by its ring's patch
+showing more sky than ring. On the own decks' tables 540-599 no card read before is lost; at
+2.5 times as wide, 5 of 215 starfield cards were (a ring run into art, inside the sky)."""
+INK_UNCLEAR = "a coordinate's colour is not clear"
+
+
+def _ringed(spots: list[Spot], pair: tuple[int, int]) -> bool:
+    """Whether either spot of a pair lies inside a larger spot of another ink (``RINGED``)."""
+    reach, larger, wider = RINGED
+    for own in (spots[pair[0]], spots[pair[1]]):
+        for other in spots:
+            if other.colour != own.colour and other.area >= larger * own.area and \
+                    wider[0] * own.size <= other.size <= wider[1] * own.size and \
+                    math.hypot(other.x - own.x, other.y - own.y) <= reach * other.size:
+                return True
+    return False
+
+
 def _coloured(read: _Read, patches: np.ndarray, colours: tuple[str, str],
               palette: Palette) -> _Read:
     """A card read stays read only when each of its two patches shows its spot's ink
@@ -210,7 +239,7 @@ def _coloured(read: _Read, patches: np.ndarray, colours: tuple[str, str],
                                      for p, c in zip(patches, colours)):
         return read
     return replace(read, read=CardRead(None, read.read.confidence, read.read.corners,
-                                       "a coordinate's colour is not clear"))
+                                       INK_UNCLEAR))
 
 
 FAINT = 12.0
