@@ -214,8 +214,10 @@ into art). Which of the two inks is the coordinate's is then not clear: the card
 a ring (a navy sky inside a green ring, taken for blue), or a number of one ink inside a badge
 of another. Own starfield deck, table 1582 with a chip: the fill inside G4/O3's green ring was
 read with the orange 3 as B4/O3 (0.9996), the card's own pair left unsure by its ring's patch
-showing more sky than ring. On the own decks' tables 540-599 no card read before is lost; at
-2.5 times as wide, 5 of 215 starfield cards were (a ring run into art, inside the sky)."""
+showing more sky than ring. On the own decks' tables 540-599 (plain), one card read before
+is left unsure, of the full-bleed deck's 170 (table 591, G?/O3), none of the other three
+decks' 625; at 2.5 times as wide, 5 of 215 starfield cards were (a ring run into art, inside
+the card's whole sky)."""
 INK_UNCLEAR = "a coordinate's colour is not clear"
 
 
