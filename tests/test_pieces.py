@@ -24,6 +24,7 @@ from vision.pieces.colours import lab_of, learn_colours
 from vision.pieces.patches import Look, at_once, discs, looking_at, patches_of, touches
 from vision.pieces.reader import LESS_ALIKE, SHIP_LIKENESS, SHIP_OVER, _ship, _ship_likeness
 from vision.pieces.rims import circles
+from vision.pieces.ring import OFF_MIDDLE, _around, _Board
 from vision.pipeline import PIECES_SETTLE, Pipeline
 
 SEEDS = (201, 202, 203)
@@ -342,6 +343,22 @@ def test_the_table_between_tiles_at_a_boards_edge_is_no_ship_less_like_the_ships
     assert seen is not None and "red" not in seen.ships
 
 
+def test_a_piece_of_a_ship_not_seen_beside_another_ship_is_no_station():
+    """On bench table 7818 the yellow ship lay under the green one on Hazard, its nose alone
+    showing: as thick as a chip and round enough, it was read as a yellow station. Where a
+    colour's ship is not seen, its patch touching another ship may be that ship."""
+    shoot = ring_shoot(7818, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, _ = shoot.games[1]
+    assert truth.ships["yellow"] == truth.ships["green"] == "Hazard"
+    assert truth.stations["Hazard"] is None
+    seen, problems = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    assert any(p.message == "the yellow ship is not seen" for p in problems)
+    assert "Hazard" not in seen.stations
+    assert seen.stations["Planet 12"] == "yellow"  # a station alone is still read
+
+
 def test_two_chips_side_by_side_where_the_ship_is_not_seen_are_never_the_ship(shoots, rings):
     """Two chips of a colour side by side measure as long, as wide and as large as its ship;
     with the ship itself out of sight they are the colour's most ship-like patch, yet not of
@@ -478,6 +495,32 @@ def test_a_gate_no_way_of_seeing_shows_is_the_middle_of_the_planets_as_far_as_th
     seen, problems = read_pieces(image, ring)
     assert seen is not None and "red" not in seen.gate
     assert any(p.message == "red is not clear on gate" for p in problems)
+
+
+def test_a_patch_of_table_off_the_planets_middle_is_never_taken_for_the_gate():
+    """On bench table 7803 a patch of dark table beside the gate's disc, crossed by the mat's
+    purple line, was a board of one way of seeing, with eight planets around it; the gate
+    was found there, blue learned from the line, and nine blue probes counted on the gate
+    where none lay. Its middle lies 0.43 of the planets' distance off theirs: no gate."""
+    shoot = ring_shoot(7803, 1, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    gate = next(t for t in shoot.start.truth if t.kind == "gate").corners.mean(axis=0)
+    assert cv2.pointPolygonTest(np.float32(ring.gate), tuple(map(float, gate)), False) >= 0
+    middle = np.mean([np.mean(corners, axis=0) for _, corners in ring.planets], axis=0)
+    assert math.dist(ring.middle, middle) < 0.05 * math.dist(middle, ring.planets[0][1][0])
+    frame, truth, _ = shoot.games[0]
+    seen, _ = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    assert len(seen.gate) >= 2  # the gate's probes are still counted
+
+
+def test_a_planets_eight_boards_around_a_middle_off_theirs_are_no_ring():
+    """The gate is the board in the middle of its planets, not any board they lie around."""
+    boards = [_Board(k + 1, 900.0, np.array([200 + 100 * math.cos(k * math.pi / 4),
+                                             200 + 100 * math.sin(k * math.pi / 4)]),
+                     np.zeros((4, 2))) for k in range(8)]
+    assert _around(np.array([205.0, 203.0]), boards, boards[0]) is not None
+    assert _around(np.array([200.0 + OFF_MIDDLE * 100 + 5, 200.0]), boards, boards[0]) is None
 
 
 def test_a_ship_dimmed_by_the_light_at_the_start_is_still_found_and_its_colour_read():

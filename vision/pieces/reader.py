@@ -342,18 +342,18 @@ def _ships(bgr: np.ndarray, ring: Ring, look: Look, problems: list[Problem],
     75.9 -> 79.6 % and 68.2 -> 71.0 % for chips touching, none more wrong (a black ship run
     into two chips, read as three, reached 0.099 beyond their discs)."""
     ships: dict[str, str] = {}
-    shipped: list[Patch] = []
-    for player in ring.colours:
-        ship = _ship(ring, look.patches, player, look)
+    found = {player: _ship(ring, look.patches, player, look) for player in ring.colours}
+    shipped = [ship for ship in found.values() if ship is not None]
+    for player, ship in found.items():
         if ship is None:
             problems.append(Problem("unsure_piece", f"the {player} ship is not seen"))
             for patch in (p for p in look.patches if p.player == player):
                 place = ring.place(patch.centre)
                 if (place == GATE and not _plain_chips(bgr, ring, look, patch)) or (
-                        place not in (None, GATE) and not _chips_alone(ring, look, patch)):
+                        place not in (None, GATE) and (not _chips_alone(ring, look, patch)
+                                                       or touches(patch, shipped))):
                     unsure.add((place, player))
             continue
-        shipped.append(ship)
         place = ring.place(ship.centre, beside=False, reach=SHIP_OVER)
         if place is None:
             problems.append(Problem("unsure_piece", f"the {player} ship is off the ring"))

@@ -51,6 +51,10 @@ PLAINEST = 2.5
 """A ring whose planets' sizes, distances and gaps vary more than this (the sum of the widest
 gap in radians and the logarithms of the largest to smallest area and distance) is no ring:
 the boards were not seen whole."""
+OFF_MIDDLE = 0.25
+"""The gate lies in the middle of its planets: at most this share of their mean distance from
+it away from their own middle (the gates found on the bench's and dev tables: at most 0.17;
+a patch of dark table beside the gate, taken for it on bench table 7803: 0.43)."""
 SHIPS_A_BOARD = 12.0
 """Around a gate not seen, the planets found are boards only if each is at least this many
 ships large (the boards found on dev tables: 19 to 89 ships; the round art of the boards on
@@ -438,8 +442,8 @@ def _ring_in(mask: np.ndarray, tap: tuple[float, float], gate_seen: bool = True
 
 def _around(middle: np.ndarray, boards: list[_Board], tapped: _Board
             ) -> tuple[float, list[_Board]] | None:
-    """The eight boards nearest ``middle``, when they lie around it with the tapped one
-    among them: how plainly they make a ring (``PLAINEST``), and they clockwise from the
+    """The eight boards nearest ``middle``, when they lie around it (``OFF_MIDDLE``) with the
+    tapped one among them: how plainly they make a ring (``PLAINEST``), and they clockwise from the
     tapped one."""
     distance = {b.label: float(np.hypot(*(b.centre - middle))) for b in boards}
     around = sorted(boards, key=lambda b: distance[b.label])[:PLANETS]
@@ -453,6 +457,9 @@ def _around(middle: np.ndarray, boards: list[_Board], tapped: _Board
         return None
     areas = [b.area for b in around]
     reach = [distance[b.label] for b in around]
+    centre = np.mean([b.centre for b in around], axis=0)
+    if float(np.hypot(*(centre - middle))) > OFF_MIDDLE * float(np.mean(reach)):
+        return None
     plain = gap + math.log(max(areas) / min(areas)) + math.log(max(reach) / min(reach))
     start = turns[tapped.label]
     # image y runs down: a growing angle turns clockwise as the camera sees the table
