@@ -134,7 +134,8 @@ def test_a_code_never_taught_is_left_unsure_not_read_as_another():
 
 @pytest.mark.parametrize(("code", "chance", "read"), [
     ("B?/O?", 0.964, False),  # another game's 7/7 in green and orange discs, as read
-    ("B?/O?", 0.99, True), ("B?/O1", 0.964, True), ("B2/O1", 0.87, True),
+    ("B?/O?", 0.99, True), ("B?/O1", 0.964, True), ("B2/O1", 0.9, True),
+    ("B1/G4", 0.864, False),  # a B3/G4 under a chip of its blue, as read
     ("B2/O1", 0.774, False)])  # a B3/O1 at 17 px, blurred past reading, as read
 def test_a_code_of_two_jokers_needs_more_certainty_than_one_with_a_digit(code, chance, read):
     """No digit anchors a double joker: another game's two strange signs look like one."""

@@ -52,10 +52,13 @@ MAX_PAIRS = 120
 """Pairs read in one image at the most (a busy table's spots pair up by the thousand)."""
 SPOT_KEEP = 0.02
 """A spot the spot judge gives less than this chance of being a coordinate's is not paired."""
-SURE = 0.85
+SURE = 0.88
 """A card is read when its code is at least this likely (another generator's six decks: of
 1810 cards read right, one was read at less, 0.774 as B1/G2 where a B3/G2 lay, 17 px,
-blurred past reading)."""
+blurred past reading). At 0.85, two wrong reads on the own decks' tables 540-599 (plain and
+chipped): B1/G4 at 0.864 where B3/G4 lay under a blue chip, G3/O2 at 0.878 paired from two
+cards lying one on the other; of the 1967 read right there, 6 were at 0.85-0.88, and of
+cardgen seed 4242's 303 read right in three styles, none below 0.9."""
 MARGIN = 6.0
 """... and this many times likelier than any other taught code."""
 BOTH_JOKERS_SURE = 0.98
