@@ -340,7 +340,10 @@ def _ships(bgr: np.ndarray, ring: Ring, look: Look, problems: list[Problem],
     and nothing else (``_plain_chips``) is still counted: dev tables 8000-8069 and
     8140-8279, gate counts 64.7 -> 67.1 % and 60.0 -> 63.1 % for chips lying alone, then
     75.9 -> 79.6 % and 68.2 -> 71.0 % for chips touching, none more wrong (a black ship run
-    into two chips, read as three, reached 0.099 beyond their discs)."""
+    into two chips, read as three, reached 0.099 beyond their discs). On a board, a patch
+    of it touching another player's ship is not sure either, plainly chips or not: it may be
+    the ship itself, half under the other (bench table 7818: yellow's nose beside the green
+    ship was read as a yellow station; the dev tables' reads did not change)."""
     ships: dict[str, str] = {}
     found = {player: _ship(ring, look.patches, player, look) for player in ring.colours}
     shipped = [ship for ship in found.values() if ship is not None]
