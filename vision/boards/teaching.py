@@ -44,7 +44,7 @@ VIEWS_PER_BOARD = 300
 board taught, up to ``VIEWS`` (teaching's time). At 150 the ``corners`` print, its jump and
 scan set close together, was read in 119 of 192 photos on board seeds 5757, 4409, 7321 and
 2024, and 7 of its 32 teach photos not read back; at 300, 133 and 5, the other two prints 368
-and 369 of 384, none wrong; eight boards teach in about 45 s here, not 25."""
+and 369 of 384, none wrong; eight boards teach in 32-40 s here (make bench), not 15."""
 BANDED = 0.3
 """The share of views under a flickering lamp (``views``): banded light across a number's
 strokes makes a 1 look like a 3 to a network that never saw it."""
