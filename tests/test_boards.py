@@ -17,7 +17,9 @@ from synthetic.board_photos import board_photo
 from vision.boards import (BoardPhoto, BoardPrint, BoardTeachingError, TaughtBoards,
                            read_board, teach_boards)
 from vision.boards import reader as board_reader
+from vision.cards.model import LABELS
 from vision.cards.spots import find_spots
+from vision.cards.views import NOTHING
 from vision.config import Calibration, load_calibration, save_calibration
 
 pytestmark = pytest.mark.xdist_group("taught boards")
@@ -101,6 +103,27 @@ def test_a_board_whose_jump_or_scan_is_not_found_as_a_spot_is_read_from_its_land
             read += numbers is not None
             unread += numbers is None
     assert read >= 12, (read, unread)  # of 16
+
+
+def cut_chances(*cuts: dict[str, float]) -> np.ndarray:
+    """A coordinate's cuts' chances (cuts x labels): each cut's labels as likely as given."""
+    return np.array([[cut.get(label, 0.0) for label in LABELS] for cut in cuts])
+
+
+def test_a_coordinate_is_read_where_a_cut_sees_nothing_but_never_where_one_sees_another_number():
+    # a cut moved a little off a small badge (a print's jump and scan set close together)
+    # sees part of it, or the board around it: it names nothing, not another number
+    four = {"4": 0.97, NOTHING: 0.02, "3": 0.01}
+    off = {"4": 0.3, NOTHING: 0.7}
+    assert board_reader._number(cut_chances(*[four] * 13, off)) == 4
+    shy = {"4": 0.88, NOTHING: 0.12}  # "4" less than MARGIN times as likely as nothing
+    assert board_reader._number(cut_chances(*[shy] * 14)) == 4
+    assert board_reader._number(cut_chances(*[four] * 13, {"3": 0.6, "4": 0.4})) is None
+    rivalled = {"4": 0.88, "2": 0.12}  # another number in sight in every cut
+    assert board_reader._number(cut_chances(*[rivalled] * 14)) is None
+    assert board_reader._number(cut_chances(*[{NOTHING: 0.9, "4": 0.1}] * 14)) is None
+    assert board_reader._number(cut_chances(*[{"?": 0.99, NOTHING: 0.01}] * 14)) is None
+    assert board_reader._number(cut_chances(*[{"4": 0.7, NOTHING: 0.3}] * 14)) is None
 
 
 def confetti(count: int = 1500) -> np.ndarray:
