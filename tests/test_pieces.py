@@ -22,7 +22,8 @@ from vision.config import Calibration
 from vision.pieces import Ring, RingNotFound, find_ring, read_pieces, reading_pieces
 from vision.pieces.colours import lab_of, learn_colours
 from vision.pieces.patches import Look, at_once, discs, looking_at, patches_of, touches
-from vision.pieces.reader import LESS_ALIKE, SHIP_LIKENESS, SHIP_OVER, _ship, _ship_likeness
+from vision.pieces.reader import (LESS_ALIKE, SHIP_LIKENESS, SHIP_OVER, _own_ground, _ship,
+                                   _ship_likeness)
 from vision.pieces.rims import circles
 from vision.pieces.ring import OFF_MIDDLE, _around, _Board
 from vision.pipeline import PIECES_SETTLE, Pipeline
@@ -869,6 +870,26 @@ def test_a_probe_the_colour_of_the_table_leaves_its_planets_reservations_unknown
     assert seen is not None and wrong_reads(seen, truth) == []
     assert planet not in seen.reserved
     assert any(p.message.startswith(f"something beside {planet}") for p in problems)
+
+
+@pytest.mark.parametrize(("seed", "photo", "planet", "own_ground"), [(8007, 0, "Freezer", True),
+                                                                   (8020, 1, "Freezer", False)])
+def test_the_corners_of_tiles_whose_probes_show_leave_their_planets_reservations_read(
+        seed, photo, planet, own_ground):
+    """Dev tables: tiles lie turned beside the planet, each with its probe seen on it; their
+    corners reach farther from the probe than a tile's reach, and were added up as bare tile
+    (beside a board of a player's colour, a little is enough), leaving the reservations
+    unknown. A tile whose probe does not show leaves its whole edge bare in one piece: the
+    largest bare piece is what counts."""
+    shoot = ring_shoot(seed, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, hand = shoot.games[photo]
+    assert hand is None and truth.reserved[planet]
+    assert (planet in _own_ground(ring)) == own_ground
+    seen, problems = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    assert seen.reserved.get(planet) == truth.reserved[planet]
+    assert not any(p.message.startswith(f"something beside {planet}") for p in problems)
 
 
 @pytest.mark.parametrize(("seed", "photo", "planet", "colour"), [(8001, 0, "Hazard", "blue"),
