@@ -16,6 +16,8 @@ from vision.cards.pose import Pose, Pyramid, patch_matrix, sample
 from vision.cards.spots import Spot, find_spots
 from vision.cards.views import NOTHING
 
+_NOTHING = LABELS.index(NOTHING)
+
 SIZE_SLACK = (0.5, 2.0)
 """A coordinate found at reading may be this much smaller or larger than the print says (its
 spot grows with blur, a slant shortens it)."""
@@ -36,10 +38,9 @@ MARGIN = 8.0
 cut as teaching cut it and moved a little (a spot found a little off, another zoom), each of
 which names it or nothing. A cut moved off a small badge sees only part of it, or the board
 around it, and may name nothing; a cut naming another number makes the coordinate unsure.
-(Board seeds 6363, 5757, 4409, 7321 and 2024, 48 photos a print: with every cut naming the
-number and it eight times likelier than nothing as well, 177 of the ``corners`` print's 240
-were read, where the jump and scan are set close together; so, 207. Badges 234 -> 235, panel
-229 both ways; none wrong before or after.)"""
+(Board seeds 6363, 5757, 4409, 7321 and 2024, 48 photos a print, the ``corners`` print's
+jump and scan set close together: 177 of 240 read where every cut had to name the number and
+nothing counted as a rival; so, 207. Badges 234 -> 235, panel 229; none wrong either way.)"""
 WOBBLES = ((0.0, 0.0, 1.0), (0.06, 0.0, 1.0), (-0.06, 0.0, 1.0), (0.0, 0.06, 1.0),
            (0.0, -0.06, 1.0), (0.0, 0.0, 0.92), (0.0, 0.0, 1.08))
 """The cuts of each coordinate: (across, along) shifts in its sizes, and a zoom."""
@@ -108,9 +109,6 @@ def _number(chances: np.ndarray) -> int | None:
             mean[best] < MARGIN * float(other_numbers.max()):
         return None
     return int(LABELS[best])
-
-
-_NOTHING = LABELS.index(NOTHING)
 
 
 def _cuts(centres: np.ndarray, board: BoardPrint) -> list[list[np.ndarray]]:
