@@ -22,8 +22,8 @@ from vision.config import Calibration
 from vision.pieces import Ring, RingNotFound, find_ring, read_pieces, reading_pieces
 from vision.pieces.colours import lab_of, learn_colours
 from vision.pieces.patches import Look, at_once, discs, looking_at, patches_of, touches
-from vision.pieces.reader import (LESS_ALIKE, SHIP_LIKENESS, SHIP_OVER, _own_ground, _ship,
-                                   _ship_likeness)
+from vision.pieces.reader import (LESS_ALIKE, PART_SHOWN_ALIKE, SHIP_LIKENESS, SHIP_OVER,
+                                   _hidden, _own_ground, _ship, _ship_likeness)
 from vision.pieces.rims import circles
 from vision.pieces.ring import OFF_MIDDLE, _around, _Board
 from vision.pipeline import PIECES_SETTLE, Pipeline
@@ -690,6 +690,34 @@ def test_black_chips_on_a_gate_barely_lighter_than_them_in_brighter_light_are_no
     assert "black is not clear on gate" in [p.message for p in problems]
     assert seen.gate == {colour: count for colour, count in truth.gate.items()
                          if colour in seen.gate}
+
+
+@pytest.mark.parametrize(("seed", "photo", "placed"), [
+    (8419, 0, False),  # a black chip whose lighter face leaves a C of it black, 0.71 alike
+    (8189, 1, True),  # the black ship, 0.85 alike
+    (8238, 1, True),  # the black ship, 0.86 alike
+])
+def test_on_a_gate_black_chips_show_in_part_on_only_a_patch_plainly_like_a_ship_is_the_ship(
+        seed, photo, placed):
+    """On a gate where black chips may show only in part, a part of a chip as alike as a ship
+    less like the ships' silhouette is no black ship there; the black ship itself, more
+    alike, is placed."""
+    shoot = ring_shoot(seed, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, _ = shoot.games[photo]
+    look = at_once(looking_at(frame.image, ring))
+    assert (GATE, "black") in _hidden(ring, look)
+    on_gate = [p for p in look.patches if p.player == "black"
+               and ring.place(p.centre, beside=False, reach=SHIP_OVER) == GATE
+               and _ship_likeness(ring, p) >= SHIP_LIKENESS]
+    assert len(on_gate) == 1
+    assert (_ship_likeness(ring, on_gate[0]) >= PART_SHOWN_ALIKE) == placed
+    assert (truth.ships["black"] == GATE) == placed
+    seen, problems = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    assert (seen.ships.get("black") == GATE) == placed
+    assert placed or "the black ship is seen on gate, where black chips may show in part" in \
+        [p.message for p in problems]
 
 
 def test_black_on_a_gate_its_ship_was_hardly_darker_than_is_never_counted(shoots, rings):

@@ -91,6 +91,13 @@ of the 20 that were no ship, none was more alike than 0.86, and the 5 of them th
 left out, than 0.78; the 35 ships they left out were 0.8 to 0.97 alike, 16 of them at least
 0.9."""
 PLAIN_SHIP_THICKEST = 1.2
+PART_SHOWN_ALIKE = 0.8
+"""Where a colour's chips may show only in part (black on a gate hardly lighter than it,
+``_hidden``), a patch is its ship only if at least this like the ships' silhouette: a part of
+a chip is up to 0.75 alike (bench table 8419: a black chip on a brown gate, its lighter face
+leaving a C of it black, 0.71, read as the ship on the gate). Dev tables 8000-8069 and
+8140-8279, bench tables 7500-7529, 7800-7829, 7900-7929 and 8400-8429: the black ships placed
+right on such a gate were 0.85 alike or more, and none was lost."""
 SHIP_OVER = 0.15
 """A ship standing over a board's edge stands on it if its middle is at most this many board
 sides off it."""
@@ -360,6 +367,9 @@ def _ships(bgr: np.ndarray, ring: Ring, look: Look, problems: list[Problem],
         place = ring.place(ship.centre, beside=False, reach=SHIP_OVER)
         if place is None:
             problems.append(Problem("unsure_piece", f"the {player} ship is off the ring"))
+        elif (place, player) in unsure and _ship_likeness(ring, ship) < PART_SHOWN_ALIKE:
+            problems.append(Problem("unsure_piece", f"the {player} ship is seen on {place}, "
+                                    f"where {player} chips may show in part"))
         else:
             ships[player] = place
     return ships, shipped
