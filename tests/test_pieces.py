@@ -22,8 +22,8 @@ from vision.config import Calibration
 from vision.pieces import Ring, RingNotFound, find_ring, read_pieces, reading_pieces
 from vision.pieces.colours import lab_of, learn_colours
 from vision.pieces.patches import Look, at_once, discs, looking_at, patches_of, touches
-from vision.pieces.reader import (LESS_ALIKE, PART_SHOWN_ALIKE, SHIP_LIKENESS, SHIP_OVER,
-                                   _hidden, _own_ground, _ship, _ship_likeness)
+from vision.pieces.reader import (LESS_ALIKE, OWN_GROUND, PART_SHOWN_ALIKE, SHIP_LIKENESS,
+                                   SHIP_OVER, _hidden, _own_ground, _ship, _ship_likeness)
 from vision.pieces.rims import circles
 from vision.pieces.ring import OFF_MIDDLE, _around, _Board
 from vision.pipeline import PIECES_SETTLE, Pipeline
@@ -900,6 +900,26 @@ def test_a_probe_the_colour_of_the_table_leaves_its_planets_reservations_unknown
     assert any(p.message.startswith(f"something beside {planet}") for p in problems)
 
 
+@pytest.mark.parametrize(("seed", "photo", "planet", "colour"), [(8141, 0, "Planet 7", "yellow"),
+                                                               (8157, 0, "Green Heggar", "red")])
+def test_a_little_bare_tile_hides_no_probe_where_the_grounds_colour_shows_beside_the_board(
+        seed, photo, planet, colour):
+    """Dev tables: a wooden table, yellow to the camera, and a red one. Beside the board, the
+    yellow (red) probes show on their tiles; the corners of tiles lying edge to edge, a
+    little bare, left the reservations unknown, as if a probe of the table's colour hid
+    there. Where that colour's probes show beside the board, it is no ground they vanish on."""
+    shoot = ring_shoot(seed, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, hand = shoot.games[photo]
+    assert hand is None and truth.reserved[planet][colour] >= 1
+    assert ring.ground_shares[planet][colour] >= OWN_GROUND
+    look = at_once(looking_at(frame.image, ring))
+    assert planet not in _own_ground(ring, look)
+    seen, problems = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    assert seen.reserved.get(planet) == truth.reserved[planet]
+
+
 @pytest.mark.parametrize(("seed", "photo", "planet", "own_ground"), [(8007, 0, "Freezer", True),
                                                                    (8020, 1, "Freezer", False)])
 def test_the_corners_of_tiles_whose_probes_show_leave_their_planets_reservations_read(
@@ -913,7 +933,7 @@ def test_the_corners_of_tiles_whose_probes_show_leave_their_planets_reservations
     ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
     frame, truth, hand = shoot.games[photo]
     assert hand is None and truth.reserved[planet]
-    assert (planet in _own_ground(ring)) == own_ground
+    assert (planet in _own_ground(ring, at_once(looking_at(frame.image, ring)))) == own_ground
     seen, problems = read_pieces(frame.image, ring)
     assert seen is not None and wrong_reads(seen, truth) == []
     assert seen.reserved.get(planet) == truth.reserved[planet]

@@ -164,7 +164,11 @@ start (a blue player at a blue table), a probe of that colour on a reserved tile
 show: a piece is seen by how it changed the start, and a blue chip there hardly changes the
 blue under it. Its tile still shows: there, a tile's bare edge beside another's probe is
 enough to leave the planet's reservations unknown (dev tables: 3 planets' reservations read
-without their blue probe, beside the red or green probe on the next tile)."""
+without their blue probe, beside the red or green probe on the next tile). Not so where a
+piece of that colour shows beside the board: there it is no ground a probe vanishes on (a
+wooden table, yellow to the camera, its yellow probes seen on their tiles; dev tables
+8000-8069 and 8140-8279, 19 more planets' reservations read right; bench tables 7500-7529,
+7900-7929 and 8400-8429, 6, 1 and 6; none wrong)."""
 ONE_CHIP_LONGEST = 1.25
 """A chip's worth that holds one disc is at most this much longer than wide (a chip seen
 from 30 degrees off above is 1.15); a longer one is a chip with another under it, peeping
@@ -259,7 +263,7 @@ def reading_pieces(bgr: np.ndarray, ring: Ring) -> Reading:
     yield
     hands = [p for p in look.patches if _hand_coloured(ring, look, p)]
     pieces = [p.centre for p in look.patches if not any(p is hand for hand in hands)]
-    unknown, unknown_beside, under_hand = _unexplained(ring, look, hands, _own_ground(ring),
+    unknown, unknown_beside, under_hand = _unexplained(ring, look, hands, _own_ground(ring, look),
                                                        pieces)
     # what lies in the dark is as unknown as what lies under a hand
     unknown, unknown_beside, under_hand = unknown | dim, unknown_beside | dim, under_hand | dim
@@ -607,10 +611,14 @@ def _hand_coloured(ring: Ring, look: Look, patch: Patch) -> bool:
     return patch.area > HAND * chip_area and _something_else(ring, look, patch)
 
 
-def _own_ground(ring: Ring) -> set[str]:
-    """The planets beside whose boards the ground is of a player's colour (``OWN_GROUND``)."""
+def _own_ground(ring: Ring, look: Look) -> set[str]:
+    """The planets beside whose boards the ground is of a player's colour (``OWN_GROUND``)
+    where no piece of that colour shows beside the board: there, it may not show."""
+    shown = {(ring.place(p.centre, beside=True), p.player) for p in look.patches
+             if ring.place(p.centre) is None and not _something_else(ring, look, p)}
     return {name for name, shares in ring.ground_shares.items()
-            if any(share >= OWN_GROUND for share in shares.values())}
+            if any(share >= OWN_GROUND and (name, player) not in shown
+                   for player, share in shares.items())}
 
 
 def _unexplained(ring: Ring, look: Look, hands: list[Patch], own_ground: set[str],
