@@ -900,6 +900,28 @@ def test_a_probe_the_colour_of_the_table_leaves_its_planets_reservations_unknown
     assert any(p.message.startswith(f"something beside {planet}") for p in problems)
 
 
+@pytest.mark.parametrize(("seed", "photo", "planet", "hidden"), [(8143, 1, "Planet 9", False),
+                                                               (8153, 0, "Planet 7", False),
+                                                               (8140, 0, "Planet 9", True)])
+def test_a_tile_whose_probe_does_not_show_is_bare_across_its_middle_not_at_its_corners(
+        seed, photo, planet, hidden):
+    """Dev tables: tiles lying edge to edge beside the planet, each probe seen on its tile;
+    their corners beyond a tile's reach join into a thin bare piece larger than a chip, and
+    left the reservations unknown. On 8140, the black probe on its dark tile does not show:
+    the tile is bare across its middle, and the planet's reservations stay unknown."""
+    shoot = ring_shoot(seed, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, hand = shoot.games[photo]
+    assert hand is None and truth.reserved[planet]
+    look = at_once(looking_at(frame.image, ring))
+    assert planet not in _own_ground(ring, look)
+    seen, problems = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    assert (planet not in seen.reserved) == hidden
+    assert hidden or seen.reserved[planet] == truth.reserved[planet]
+    assert any(p.message.startswith(f"something beside {planet}") for p in problems) == hidden
+
+
 @pytest.mark.parametrize(("seed", "photo", "planet", "colour"), [(8141, 0, "Planet 7", "yellow"),
                                                                (8157, 0, "Green Heggar", "red")])
 def test_a_little_bare_tile_hides_no_probe_where_the_grounds_colour_shows_beside_the_board(

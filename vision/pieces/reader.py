@@ -208,6 +208,15 @@ UNEXPLAINED = 0.3
 board makes its place unknown; beside a board, where reserved tiles lie, what is larger than
 ``HAND`` chips (a few tiles in a row are smaller) or carries no piece."""
 HAND = 12.0
+BARE_THICK = 0.6
+"""Beside a board not of a player's colour, a bare piece of tile hides a probe only if it is
+larger than a chip and holds a disc of this many chip radii: the corners of tiles lying edge
+to edge, each tile's probe seen, join into a thin piece as large as a chip (0.58 radii thick
+at the most), while a tile whose probe does not show is bare across its middle. Dev tables
+8000-8069 and 8140-8279, bench tables 7500-7529, 7800-7829, 7900-7929 and 8400-8429: with
+no bare piece counted there, 57 planets' reservations were read wrong, each beside a bare
+piece 0.71 to 1.97 radii thick (and one was wrong either way: black probes on dark tiles,
+table 7511); with this, 145 more planets' reservations were read right, none wrong."""
 MOVED = 4.0
 """The view is taken as moved since the ring was found when it shifted by more than this
 many pixels (``Ring.moved``: one pixel of the start, kept at a quarter of the frame's size):
@@ -626,8 +635,9 @@ def _unexplained(ring: Ring, look: Look, hands: list[Patch], own_ground: set[str
     """Where something new lies that is no player's colour, or a hand of one (``hands``):
     on the gate or a board (a hand over it, a piece in a shadow too deep to show its colour:
     what is on it is unknown, never empty); and beside a board, where only what lies beside
-    it is unknown (a reserved tile whose probe does not show: each tile carries one, beside
-    boards in ``own_ground`` even where a piece near it leaves little of it bare; a hand
+    it is unknown (a reserved tile whose probe does not show: each tile carries one; bare
+    across its middle (``BARE_THICK``), beside boards in ``own_ground`` even where a piece
+    near it leaves little of it bare; a hand
     reaching past it); and the gate and boards a hand covers."""
     opened = cv2.morphologyEx(look.unexplained.astype(np.uint8), cv2.MORPH_OPEN,
                               np.ones((5, 5), np.uint8))
@@ -668,21 +678,23 @@ def _unexplained(ring: Ring, look: Look, hands: list[Patch], own_ground: set[str
             on_board.add(names[int(on[1:].argmax())])
         else:  # beside a board: reserved tiles, each of which carries a probe that shows
             place = ring.place(centre, beside=True)
-            least = (UNEXPLAINED if place in own_ground else 1.0) * chip_area
-            if place is not None and _bare(blob, (x, y), pieces,
-                                           look.radius(ring, centre)) > least:
+            radius = look.radius(ring, centre)
+            area, thickness = _bare(blob, (x, y), pieces, radius)
+            if place is not None and (area > UNEXPLAINED * chip_area if place in own_ground
+                                      else area > chip_area and thickness >= BARE_THICK * radius):
                 beside.add(place)
     return on_board, beside | on_board, under_hand
 
 
 def _bare(blob: np.ndarray, origin: tuple[int, int], pieces: list[tuple[float, float]],
-          radius: float) -> float:
+          radius: float) -> tuple[float, float]:
     """The largest piece of ``blob`` (at ``origin``), its holes filled, lying farther than a
-    tile's reach from every piece: a tile there carries no probe that shows. A tile whose
-    probe does not show leaves its whole edge bare, in one piece; a turned tile whose probe
-    shows leaves only its corners, each apart (added up, dev tables 8000-8069 and
-    8140-8279: 35 planets' reservations left unknown that were read right so, and bench
-    tables 7500-7529, 7800-7829, 7900-7929: 7, 9 and 9; none read wrong)."""
+    tile's reach from every piece: a tile there carries no probe that shows. Its area and its
+    thickness (the radius of the largest disc inside it), in pixels. A tile whose probe does
+    not show leaves its whole edge bare, in one piece; a turned tile whose probe shows leaves
+    only its corners, each apart (added up, dev tables 8000-8069 and 8140-8279: 35 planets'
+    reservations left unknown that were read right so, and bench tables 7500-7529,
+    7800-7829, 7900-7929: 7, 9 and 9; none read wrong)."""
     whole = np.zeros(blob.shape, np.uint8)
     outlines = cv2.findContours(blob.astype(np.uint8), cv2.RETR_EXTERNAL,
                                 cv2.CHAIN_APPROX_SIMPLE)[0]
@@ -690,8 +702,14 @@ def _bare(blob: np.ndarray, origin: tuple[int, int], pieces: list[tuple[float, f
     for px, py in pieces:
         cv2.circle(whole, (int(round(px - origin[0])), int(round(py - origin[1]))),
                    int(round(TILE_REACH * radius)), 0, -1)
-    count, _, stats, _ = cv2.connectedComponentsWithStats(whole)
-    return float(stats[1:, cv2.CC_STAT_AREA].max()) if count > 1 else 0.0
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(whole)
+    if count <= 1:
+        return 0.0, 0.0
+    largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    piece = cv2.copyMakeBorder((labels == largest).astype(np.uint8), 1, 1, 1, 1,
+                               cv2.BORDER_CONSTANT, value=0)
+    return float(stats[largest, cv2.CC_STAT_AREA]), \
+        float(cv2.distanceTransform(piece, cv2.DIST_L2, 3).max())
 
 
 def _on_tile(look: Look, patch: Patch, radius: float) -> bool:
