@@ -277,8 +277,8 @@ def reading_pieces(bgr: np.ndarray, ring: Ring) -> Reading:
     yield
     hands = [p for p in look.patches if _hand_coloured(ring, look, p)]
     pieces = [p.centre for p in look.patches if not any(p is hand for hand in hands)]
-    unknown, unknown_beside, under_hand = _unexplained(ring, look, hands, _own_ground(ring, look),
-                                                       pieces)
+    unknown, unknown_beside, under_hand = _unexplained(ring, look, hands,
+                                                       _own_ground(ring, look), pieces)
     # what lies in the dark is as unknown as what lies under a hand
     unknown, unknown_beside, under_hand = unknown | dim, unknown_beside | dim, under_hand | dim
     for place, player in sorted(unsure):
@@ -640,10 +640,10 @@ def _unexplained(ring: Ring, look: Look, hands: list[Patch], own_ground: set[str
     """Where something new lies that is no player's colour, or a hand of one (``hands``):
     on the gate or a board (a hand over it, a piece in a shadow too deep to show its colour:
     what is on it is unknown, never empty); and beside a board, where only what lies beside
-    it is unknown (a reserved tile whose probe does not show: each tile carries one; bare
-    across its middle (``BARE_THICK``), beside boards in ``own_ground`` even where a piece
-    near it leaves little of it bare; a hand
-    reaching past it); and the gate and boards a hand covers."""
+    it is unknown (a reserved tile whose probe does not show, for each tile carries one: it
+    is bare across its middle (``BARE_THICK``); beside boards in ``own_ground`` a little of
+    it bare is enough, as a piece near it may leave little of it so; a hand reaching past
+    it); and the gate and boards a hand covers."""
     opened = cv2.morphologyEx(look.unexplained.astype(np.uint8), cv2.MORPH_OPEN,
                               np.ones((5, 5), np.uint8))
     for hand in hands:
