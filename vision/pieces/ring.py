@@ -171,6 +171,15 @@ class Ring:
         return boards
 
     @functools.cached_property
+    def gate_map(self) -> np.ndarray:
+        """At the reference's size, where the gate lies (bool)."""
+        height, width = self.reference.shape[:2]
+        gate = np.zeros((height, width), np.uint8)
+        scale = width / self.image_size[0]
+        cv2.fillPoly(gate, [np.round(np.array(self.gate) * scale).astype(np.int32)], 1)
+        return gate.astype(bool)
+
+    @functools.cached_property
     def beside_map(self) -> np.ndarray:
         """At the reference's size, each pixel off the boards that lies beside a planet's
         board, where its reserved tiles lie: 2 to 9 as in ``board_map``, 0 none."""
