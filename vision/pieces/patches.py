@@ -230,8 +230,9 @@ def _difference(lab: np.ndarray, reference: np.ndarray, gate: np.ndarray
     cast = np.median(small[..., 1:] - before[..., 1:], axis=(0, 1))
     shared = before[..., 0] * light
     # on the gate the light stays a share alone: there chips are counted exactly, and the
-    # fit with an addition left one black chip, as light as the gate's rim band, counted as
-    # none (table 8171; on the gate it gains 3 counts of 2192)
+    # fit with an addition there read 28 more gate counts of 2192 right but one wrong: a
+    # black chip lighter than its ship was, which neither fit shows as new, counted as none
+    # where the gate's rim band, new in the share's fit, had left the gate unknown (8171)
     added = np.where(gate, shared, _light_added(before[..., 0], small[..., 0], window))
     darker = np.stack([(small[..., 0] - expected) / np.maximum(expected, DARKEST_EXPECTED)
                        for expected in (shared, added)])
