@@ -228,15 +228,16 @@ def _difference(lab: np.ndarray, reference: np.ndarray, gate: np.ndarray
     light = cv2.blur(small[..., 0], (window, window)) / np.maximum(
         cv2.blur(before[..., 0], (window, window)), 4.0)
     cast = np.median(small[..., 1:] - before[..., 1:], axis=(0, 1))
-    shared = before[..., 0] * light
+    as_share = before[..., 0] * light
     # on the gate the light stays a share alone: there chips are counted exactly, and the
     # fit with an addition there read 28 more gate counts of 2192 right but one wrong: a
     # black chip lighter than its ship was, which neither fit shows as new, counted as none
     # where the gate's rim band, new in the share's fit, had left the gate unknown (8171)
-    added = np.where(gate, shared, _light_added(before[..., 0], small[..., 0], window))
+    with_addition = np.where(gate, as_share,
+                             _light_added(before[..., 0], small[..., 0], window))
     darker = np.stack([(small[..., 0] - expected) / np.maximum(expected, DARKEST_EXPECTED)
-                       for expected in (shared, added)])
-    darker = np.where(np.abs(darker[0]) <= np.abs(darker[1]), darker[0], darker[1])
+                       for expected in (as_share, with_addition)])
+    darker = np.where(np.abs(darker[0]) <= np.abs(darker[1]), darker[0], darker[1])  # the nearer
     difference = np.sqrt((darker * LIGHTNESS_SCALE) ** 2
                          + ((small[..., 1:] - before[..., 1:] - cast) ** 2).sum(axis=2))
     return difference, cv2.resize(light, (width, height), interpolation=cv2.INTER_LINEAR)
