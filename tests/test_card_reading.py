@@ -177,6 +177,23 @@ def test_a_small_badge_with_art_of_another_ink_around_it_shows_its_own_ink():
     assert not reader.shows_ink(_digit_patch((20, 120, 235)), "G", palette)
 
 
+def test_two_inks_whose_mean_is_no_colour_are_not_a_coordinate_of_hardly_any_colour():
+    """A small blue-ringed coordinate as a phone sharpens it: an orange halo inside the pale
+    blue ring. The mean of the two is hardly coloured, yet each pixel is coloured, and most
+    of them blue: it shows blue, not orange (cardgen ring deck, seed 2357: B2/B4 at 14.6 px
+    was read as O2/O4, 0.997 sure, its patches passing as of no colour)."""
+    palette = Palette.plain()
+    patch = np.full((reader.PATCH, reader.PATCH, 3), 235, np.uint8)
+    middle = (reader.PATCH // 2, reader.PATCH // 2)
+    cv2.circle(patch, middle, 8, (210, 180, 120), -1)  # the ring's glow, pale blue
+    cv2.circle(patch, middle, 4, (40, 130, 240), -1)  # the halo inside it, orange
+    cv2.putText(patch, "2", (middle[0] - 4, middle[1] + 4), cv2.FONT_HERSHEY_PLAIN, 0.8,
+                (60, 50, 50), 1)
+    assert reader.patch_ink(patch, palette) == reader.FAINT_INK
+    assert not reader.shows_ink(patch, "O", palette)
+    assert reader.shows_ink(patch, "B", palette)
+
+
 def test_a_spot_inside_a_ring_of_another_ink_leaves_the_cards_colour_unclear():
     """The card's navy sky inside a green ring is found as a blue spot at the ring's middle
     (starfield table 1582, measured: the ring 33 px across with 808 px of ink, the fill 26 px
