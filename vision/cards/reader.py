@@ -287,8 +287,8 @@ def shows_ink(patch: np.ndarray, colour: str, palette: Palette) -> bool:
     art of another ink around it inside the patch: the mean of the two is neither). A blue
     ring sharpened by a phone, an orange halo inside it, has a mean of no colour: cardgen's
     ring deck, seed 2357, read B2/B4 at 14.6 px as O2/O4 so; with the check on each pixel,
-    it is unsure, and no card fewer is read on cardgen's three styles (seed 8642) or the own four
-    decks (tables 600-699)."""
+    it is unsure, and no card fewer is read on cardgen's three styles (seed 8642) or on the
+    own four decks (tables 600-699)."""
     ink = patch_ink(patch, palette)
     if ink == colour:
         return True
