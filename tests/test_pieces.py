@@ -1215,3 +1215,20 @@ def test_a_black_station_on_a_dark_board_is_not_taken_for_the_lights_change(seed
     assert truth.stations[planet] == "black"
     seen, _ = read_pieces(frame.image, ring)
     assert seen is not None and seen.stations.get(planet, "black") == "black"
+
+
+def test_a_stations_crescent_over_a_badge_on_a_dark_board_is_not_the_black_ship():
+    """Bench table 8725, photo 1: a black station half over Green Heggar's orange badge shows
+    only the crescent over the badge, 0.79 like the ships' silhouette; the black ship, on
+    Planet 8's dark board, shows only its nose. The crescent was placed as the ship, and the
+    station read as none; now neither is read, and what stands on Green Heggar is unsure."""
+    shoot = ring_shoot(8725, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, hand = shoot.games[1]
+    assert hand is None and truth.ships["black"] == "Planet 8"
+    assert truth.stations["Green Heggar"] == "black"
+    seen, problems = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    assert "black" not in seen.ships and "Green Heggar" not in seen.stations
+    assert "the black ship is seen on Green Heggar, where black chips may show in part" in [
+        p.message for p in problems]
