@@ -146,7 +146,7 @@ def looking_at(bgr: np.ndarray, ring: Ring) -> Steps:
     each pixel lies from the start; each player's colour where it changed; who owns what."""
     height, width = bgr.shape[:2]
     lab = lab_of(bgr)
-    difference, light = _difference(lab, ring.reference, ring.gate_map)
+    difference, light = _difference(lab, ring.reference, ring.reference_boards == 1)
     yield
     new = cv2.resize(difference, (width, height), interpolation=cv2.INTER_LINEAR) > CHANGED
     patches: list[Patch] = []
@@ -157,7 +157,8 @@ def looking_at(bgr: np.ndarray, ring: Ring) -> Steps:
              np.minimum(where[1] * difference.shape[1] // width, difference.shape[1] - 1))
     alike = difference[small] < PRINT_CHANGE
     for player, mask_new in colour_masks(lab[where], ring.colours, before[where],
-                                         light[where]).items():
+                                         light[where], ring.reference_boards[small] > 0
+                                         ).items():
         mask = np.zeros((height, width), bool)
         mask[where] = mask_new & ~(ring.printed[player][small] & alike)
         patches += patches_of(player, mask, ring.ship_px)

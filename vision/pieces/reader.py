@@ -102,7 +102,8 @@ SHOWN_IN_PART = 0.3
 """So alike must black's ship be where its patch runs along ground black does not show on (a
 dark board) for this share of its edge or more: what shows may be a part of a station, as a chip
 half over a board's badge shows only a crescent of it (bench table 8725: 0.79 alike, placed
-as the ship, and the station read as none). Then what stands there is not clear. Dev and
+as the ship, and the station read as none; dev table 8256 as well). Then what stands there is
+not clear. Dev and
 bench tables: 4 ships, 4 stations and 4 reservations fewer read right of 2192, 5024 and 5024;
 at 0.15, 9 ships fewer."""
 SHIP_OVER = 0.15

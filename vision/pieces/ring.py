@@ -164,20 +164,18 @@ class Ring:
         return sorted(shifts)[-2] * self.image_size[0] / width
 
     def board_map(self, shape: tuple[int, ...]) -> np.ndarray:
-        """Each pixel's board: 1 the gate, 2 to 9 the planets in ring order, 0 none."""
+        """Each pixel's board in a picture of ``shape`` (the frames', or the reference's):
+        1 the gate, 2 to 9 the planets in ring order, 0 none."""
         boards = np.zeros(shape[:2], np.uint8)
+        scale = shape[1] / self.image_size[0]
         for n, polygon in enumerate([self.gate] + [corners for _, corners in self.planets]):
-            cv2.fillPoly(boards, [np.round(np.array(polygon)).astype(np.int32)], n + 1)
+            cv2.fillPoly(boards, [np.round(np.array(polygon) * scale).astype(np.int32)], n + 1)
         return boards
 
     @functools.cached_property
-    def gate_map(self) -> np.ndarray:
-        """At the reference's size, where the gate lies (bool)."""
-        height, width = self.reference.shape[:2]
-        gate = np.zeros((height, width), np.uint8)
-        scale = width / self.image_size[0]
-        cv2.fillPoly(gate, [np.round(np.array(self.gate) * scale).astype(np.int32)], 1)
-        return gate.astype(bool)
+    def reference_boards(self) -> np.ndarray:
+        """``board_map`` at the reference's size."""
+        return self.board_map(self.reference.shape)
 
     @functools.cached_property
     def beside_map(self) -> np.ndarray:
