@@ -143,8 +143,8 @@ def colour_masks(lab: np.ndarray, colours: dict[str, PieceColour],
     than its ship, and about as light as its ship (``BLACK_REACH``): a black piece on a navy
     or black board catches the light and shows lighter than the board, as its ship on such a
     gate did at calibration. Dev and bench tables (as ``LIGHT_ADDED``): ships read right
-    1815 -> 1827 of 2192, gate counts 1683 -> 1688, stations 4287 -> 4303 and reservations
-    4088 -> 4109 of 5024, none wrong; off the boards a tile's grey frame on a dark table
+    1815 -> 1826 of 2192, gate counts 1683 -> 1688, stations 4287 -> 4299 and reservations
+    4088 -> 4106 of 5024, none wrong; off the boards a tile's grey frame on a dark table
     was black too (70 stations fewer)."""
     hue, chroma = _hue_chroma(lab)
     masks: dict[str, np.ndarray] = {}
