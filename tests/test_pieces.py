@@ -1075,6 +1075,21 @@ def test_a_black_piece_lighter_than_its_dark_board_is_black(seed, photo, part, p
         assert truth.stations[place] == "black" and seen.stations.get(place) == "black"
 
 
+def test_a_black_ship_in_light_that_added_to_every_place_alike_is_black():
+    """Dev table 8157, photo 1: the light is 1.4 times brighter than at calibration, and
+    black's ship, of lightness 28 then, shows 75 on Planet 11's art, not 39: the lamp added
+    light to it as much as to the pale table. Black was sought at most 1.5 times 39, so the
+    ship was something of no colour; black is also sought as light as the light taken as a
+    share and an addition would show its ship."""
+    shoot = ring_shoot(8157, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, hand = shoot.games[1]
+    assert hand is None and truth.ships["black"] == "Planet 11"
+    seen, _ = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    assert seen.ships.get("black") == "Planet 11"
+
+
 def test_a_tiles_grey_frame_on_a_dark_table_is_no_black():
     """Bench table 7506, photo 0: beside Ruby Red, Planet 6 and Hazard lie tiles whose grey
     frames are lighter than the dark wooden table and about as light as black's ship. Off

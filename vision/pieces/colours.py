@@ -133,13 +133,13 @@ def broad_masks(lab: np.ndarray, players: list[str], least: float = BROAD_CHROMA
 
 
 def colour_masks(lab: np.ndarray, colours: dict[str, PieceColour],
-                 before: np.ndarray | None = None, light: np.ndarray | None = None,
+                 before: np.ndarray | None = None, black_shown: np.ndarray | None = None,
                  on_boards: np.ndarray | None = None) -> dict[str, np.ndarray]:
     """Where each player's colour shows in ``lab``. Black is judged against ``before`` (the
     lightness the table showed there at the start, in today's light) when it is given, else
-    against the ground around it; and by its ship's own lightness in today's ``light`` (how
-    much brighter each pixel's light is than at calibration). On the boards (``on_boards``,
-    with ``before`` and ``light``) black is also what is grey, lighter than a ground darker
+    against the ground around it; and by how light its ship would show at each pixel in
+    today's light (``black_shown``). On the boards (``on_boards``, with ``before`` and
+    ``black_shown``) black is also what is grey, lighter than a ground darker
     than its ship, and about as light as its ship (``BLACK_REACH``): a black piece on a navy
     or black board catches the light and shows lighter than the board, as its ship on such a
     gate did at calibration. Dev and bench tables (as ``LIGHT_ADDED``): ships read right
@@ -158,15 +158,14 @@ def colour_masks(lab: np.ndarray, colours: dict[str, PieceColour],
     if "black" in colours:
         black = colours["black"]
         darkest = black.darkest * (before if before is not None else ground_lightness(lab))
-        if light is not None:  # as dark as the ship was, give or take, in today's light
-            darkest = np.minimum(darkest, light * black.lightness * BLACK_REACH)
+        if black_shown is not None:  # as dark as the ship was, give or take, in today's light
+            darkest = np.minimum(darkest, black_shown * BLACK_REACH)
         lightness, grey = lab[..., 0], chroma <= GREY
         masks["black"] = grey & (lightness <= darkest)
-        if on_boards is not None and before is not None and light is not None:
-            ship = light * black.lightness
-            shows_lighter = (on_boards & (before * black.darkest < ship) & (lightness >= before)
-                             & (lightness >= ship / BLACK_REACH)
-                             & (lightness <= ship * BLACK_REACH))
+        if on_boards is not None and before is not None and black_shown is not None:
+            shows_lighter = (on_boards & (before * black.darkest < black_shown)
+                             & (lightness >= before) & (lightness >= black_shown / BLACK_REACH)
+                             & (lightness <= black_shown * BLACK_REACH))
             masks["black"] |= grey & shows_lighter
     return masks
 
