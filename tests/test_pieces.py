@@ -127,6 +127,18 @@ def wrong_reads(seen: PiecesSeen, truth) -> list[str]:
             for key, value in want[part].items() if key in got[part] and got[part][key] != value]
 
 
+def placed_right(seed: int, photo: int, colour: str, place: str) -> bool:
+    """Whether ``colour``'s ship, on ``place`` in photo ``photo`` of table ``seed`` with
+    no hand over it, is placed there, with nothing in the photo read wrong."""
+    shoot = ring_shoot(seed, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, hand = shoot.games[photo]
+    assert hand is None and truth.ships[colour] == place
+    seen, _ = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    return seen.ships.get(colour) == place
+
+
 def test_the_pieces_read_are_right_and_the_rest_is_left_out(shoots, rings):
     read = wanted = 0
     miscounted: list[str] = []
@@ -180,13 +192,7 @@ def test_a_patch_plainly_of_the_ships_silhouette_is_the_ship(seed, photo, colour
     """Dev tables: ships left out by the measures that keep chips from being taken for one
     (no thicker than a chip's radius; as long as a chip is wide), though their silhouettes
     are the ships' (at least 0.9 alike), as no chips' is."""
-    shoot = ring_shoot(seed, 2, 0.3)
-    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
-    frame, truth, hand = shoot.games[photo]
-    assert hand is None and truth.ships[colour] == place
-    seen, _ = read_pieces(frame.image, ring)
-    assert seen is not None and wrong_reads(seen, truth) == []
-    assert seen.ships[colour] == place
+    assert placed_right(seed, photo, colour, place)
 
 
 @pytest.mark.parametrize(("seed", "photo", "colour", "place"), [
@@ -1087,13 +1093,7 @@ def test_a_black_ship_in_light_that_added_to_every_place_alike_is_black():
     light to it as much as to the pale table. Black was sought at most 1.5 times 39, so the
     ship was something of no colour; black is also sought as light as the light taken as a
     share and an addition would show its ship."""
-    shoot = ring_shoot(8157, 2, 0.3)
-    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
-    frame, truth, hand = shoot.games[1]
-    assert hand is None and truth.ships["black"] == "Planet 11"
-    seen, _ = read_pieces(frame.image, ring)
-    assert seen is not None and wrong_reads(seen, truth) == []
-    assert seen.ships.get("black") == "Planet 11"
+    assert placed_right(8157, 1, "black", "Planet 11")
 
 
 @pytest.mark.parametrize(("seed", "photo", "colour", "planet"), [
@@ -1108,13 +1108,7 @@ def test_a_ship_far_more_coloured_than_the_print_under_it_is_no_print(seed, phot
     ship showed as slivers (not seen), or cut short by the badge as a station's disc (bench
     table 8701: a green station read where none stands). Far more coloured than the print,
     it is the piece."""
-    shoot = ring_shoot(seed, 2, 0.3)
-    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
-    frame, truth, hand = shoot.games[photo]
-    assert hand is None and truth.ships[colour] == planet
-    seen, _ = read_pieces(frame.image, ring)
-    assert seen is not None and wrong_reads(seen, truth) == []
-    assert seen.ships.get(colour) == planet
+    assert placed_right(seed, photo, colour, planet)
 
 
 def test_a_tiles_grey_frame_on_a_dark_table_is_no_black():
