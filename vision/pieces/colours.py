@@ -139,10 +139,10 @@ def colour_masks(lab: np.ndarray, colours: dict[str, PieceColour],
     lightness the table showed there at the start, in today's light) when it is given, else
     against the ground around it; and by how light its ship would show at each pixel in
     today's light (``black_shown``). On the boards (``on_boards``, with ``before`` and
-    ``black_shown``) black is also what is grey, lighter than a ground darker
-    than its ship, and about as light as its ship (``BLACK_REACH``): a black piece on a navy
-    or black board catches the light and shows lighter than the board, as its ship on such a
-    gate did at calibration. Dev and bench tables (as ``LIGHT_ADDED``): ships read right
+    ``black_shown``) black is also what is grey, lighter than a ground darker than its ship,
+    and about as light as its ship (``BLACK_REACH``): a black piece on a navy or black board
+    catches the light and shows lighter than the board, as its ship on such a gate did at
+    calibration. Dev and bench tables (as ``LIGHT_ADDED``): ships read right
     1815 -> 1826 of 2192, gate counts 1683 -> 1688, stations 4287 -> 4299 and reservations
     4088 -> 4106 of 5024, none wrong; off the boards a tile's grey frame on a dark table
     was black too (70 stations fewer)."""

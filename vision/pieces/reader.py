@@ -103,9 +103,8 @@ SHOWN_IN_PART = 0.3
 dark board) for this share of its edge or more: what shows may be a part of a station, as a chip
 half over a board's badge shows only a crescent of it (bench table 8725: 0.79 alike, placed
 as the ship, and the station read as none; dev table 8256 as well). Then what stands there is
-not clear. Dev and
-bench tables: 4 ships, 4 stations and 4 reservations fewer read right of 2192, 5024 and 5024;
-at 0.15, 9 ships fewer."""
+not clear. Dev and bench tables: 4 ships, 4 stations and 4 reservations fewer read right of
+2192, 5024 and 5024; at 0.15, 9 ships fewer."""
 SHIP_OVER = 0.15
 """A ship standing over a board's edge stands on it if its middle is at most this many board
 sides off it."""
