@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+import cv2
 import pytest
 
 from companion.rules import Game, GameState, Setup, parse_event
@@ -16,6 +17,11 @@ from companion.rules import Game, GameState, Setup, parse_event
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_HOME", str(Path(__file__).resolve().parents[1] / ".kivy"))
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+# OpenCV on one thread: with its own threads, the rendered teaching photos and the deck taught
+# from them came out a little different in each run (one of several models), and a test's
+# result with them. Each worker already has a core of its own.
+cv2.setNumThreads(1)
 
 #: A fixed ring for rule tests (clockwise). Jump 1 is shared by Freezer and Hazard, as in the
 #: rules text; Hazard's neighbours are Green Heggar and Ruby Red, as in the rules text too.
