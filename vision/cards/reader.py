@@ -272,7 +272,11 @@ def patch_ink(patch: np.ndarray, palette: Palette) -> str | None:
     """The ink a coordinate's patch shows: the colour of the most coloured part of its
     middle, when it is plainly one of the palette's; ``FAINT_INK`` when it is hardly
     coloured at all; None when its colour is none of the inks, or between two."""
-    a, b = _coloured_part(patch)
+    return _ink_of(*_coloured_part(patch), palette)
+
+
+def _ink_of(a: np.ndarray, b: np.ndarray, palette: Palette) -> str | None:
+    """``patch_ink`` of a patch whose most coloured part has ``a`` and ``b``."""
     mean_a, mean_b = float(a.mean()), float(b.mean())
     if np.hypot(mean_a, mean_b) < FAINT:
         return FAINT_INK
@@ -289,10 +293,10 @@ def shows_ink(patch: np.ndarray, colour: str, palette: Palette) -> bool:
     ring deck, seed 2357, read B2/B4 at 14.6 px as O2/O4 so; with the check on each pixel,
     it is unsure, and no card fewer is read on cardgen's three styles (seed 8642) or on the
     own four decks (tables 600-699)."""
-    ink = patch_ink(patch, palette)
+    a, b = _coloured_part(patch)
+    ink = _ink_of(a, b, palette)
     if ink == colour:
         return True
-    a, b = _coloured_part(patch)
     if ink == FAINT_INK and float(np.hypot(a, b).mean()) < FAINT:
         return True
     named = palette.names(a, b)
