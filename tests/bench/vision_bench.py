@@ -273,8 +273,9 @@ def one_card_reads(table: CardTable, model: CardModel) -> list[float]:
 
 def bench_cards(report) -> None:
     """Each deck taught from one photo per code, then read on 40 tables as players leave
-    them (any surface, tilt up to 35 degrees, covers, distractors, degradations), and on
-    tables with a chip on a card; and one card read alone, from its area."""
+    them (any surface, tilt up to 35 degrees, covers, distractors, degradations), on
+    tables with a chip on a card, and on its teaching photos with another card's edge across
+    a coordinate; and one card read alone, from its area."""
     cv2.setNumThreads(1)
     alone: list[float] = []
     for name, deck in DECKS.items():
@@ -300,6 +301,11 @@ def bench_cards(report) -> None:
                len(chipped), "reads", "0", not chipped)
         for line in chipped:
             print(f"    WRONG   {line}")
+        edged, tried = _edged_wrong(photos, taught.model)
+        report(f"  wrong reads, another card's edge across a coordinate ({tried} views)",
+               len(edged), "reads", "0", not edged)
+        for line in edged:
+            print(f"    WRONG   {line}")
         per_fifty = seconds * 50 / max(taught.photos, 1)
         report(f"  teaching time ({taught.photos} photos)", seconds, "s", "-", True)
         report("  teaching time for 50 photos, at that pace", per_fifty, "s", "<= 60 s",
@@ -323,6 +329,46 @@ def _chipped_wrong(deck, model) -> list[str]:
         _, _, misread = read_card_table(card_table(deck, seed, chipped=1.0), model)
         wrong += [f"table {seed} (chipped): {w}" for w in misread]
     return wrong
+
+
+EDGES = (-0.2, 0.05, 0.3, 0.55)
+"""Where another card's edge crosses a coordinate in ``_edged_wrong``: this many of its radii
+past its middle (at -0.2 most of the number is hidden, at 0.55 a sliver)."""
+
+
+def _edged_wrong(photos, model: CardModel) -> tuple[list[str], int]:
+    """Wrong reads of the teaching photos with another card laid over part of one
+    coordinate, its straight edge across the number (a card half under the next one on the
+    pile): what is left of a number must be read as its own or not at all. Also how many
+    such views were read."""
+    wrong: list[str] = []
+    tried = 0
+    for n, photo in enumerate(photos[::2]):
+        seen = next((r for r in read_cards(photo.image, model) if r.card == photo.card), None)
+        if seen is None:
+            continue
+        frame, _ = cv2.estimateAffinePartial2D(model.outline.astype(np.float32),
+                                               seen.corners.astype(np.float32))
+        ends = [frame @ np.array([0.0, v, 1.0]) for v in (0.0, 1.0)]
+        radius = model.layout.size / 2 * float(np.linalg.norm(ends[1] - ends[0]))
+        for end, middle in enumerate(ends):
+            for turn in range(3):
+                angle = 2 * np.pi * (turn + 0.37 * n) / 3
+                towards = np.array([np.cos(angle), np.sin(angle)])
+                across = np.array([-towards[1], towards[0]])
+                for past in EDGES:
+                    edge = middle + past * radius * towards
+                    quad = [edge - 4 * radius * across, edge + 4 * radius * across]
+                    quad += [quad[1] + 4 * radius * towards, quad[0] + 4 * radius * towards]
+                    covered = photo.image.copy()
+                    face = ((200, 200, 205), (60, 60, 70), (90, 140, 200))[(n + turn) % 3]
+                    cv2.fillConvexPoly(covered, np.array(quad, np.int32), face, cv2.LINE_AA)
+                    tried += 1
+                    wrong += [f"{photo.card} read as {r.card} ({'top' if end == 0 else 'bottom'}"
+                              f" coordinate, edge {past:+.2f} radii past its middle)"
+                              for r in read_cards(covered, model)
+                              if r.card is not None and r.card != photo.card]
+    return wrong, tried
 
 
 def bench_qr_photos(report, count: int = 200) -> None:
