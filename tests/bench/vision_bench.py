@@ -302,8 +302,8 @@ def bench_cards(report) -> None:
         for line in chipped:
             print(f"    WRONG   {line}")
         edged, tried = _edged_wrong(photos, taught.model)
-        report(f"  wrong reads, another card's edge across a coordinate ({tried} views)",
-               len(edged), "reads", "0", not edged)
+        report("  wrong reads, a card's edge across a coordinate", len(edged),
+               f"of {tried}", "0", not edged)
         for line in edged:
             print(f"    WRONG   {line}")
         per_fifty = seconds * 50 / max(taught.photos, 1)
