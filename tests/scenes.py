@@ -243,3 +243,28 @@ def _same_place(point: tuple[float, float], corners: np.ndarray) -> bool:
 
 def _inside(point: tuple[float, float], corners: np.ndarray) -> bool:
     return cv2.pointPolygonTest(np.asarray(corners, np.float32), point, False) >= 0
+
+
+def coordinate_middles(model: CardModel, corners: np.ndarray
+                       ) -> tuple[np.ndarray, np.ndarray, float]:
+    """Where a card read at ``corners`` has its top and bottom coordinates' middles, and a
+    coordinate's radius there (pixels)."""
+    frame, _ = cv2.estimateAffinePartial2D(model.outline.astype(np.float32),
+                                           np.asarray(corners, np.float32))
+    top, bottom = (frame @ np.array([0.0, v, 1.0]) for v in (0.0, 1.0))
+    return top, bottom, model.layout.size / 2 * float(np.linalg.norm(bottom - top))
+
+
+def card_edge_over(image: np.ndarray, middle: np.ndarray, radius: float, angle: float,
+                   past: float, face: tuple[int, int, int]) -> np.ndarray:
+    """``image`` with another card's plain ``face`` laid over a coordinate (its ``middle``
+    and ``radius``): the card's straight edge ``past`` radii from the middle towards
+    ``angle`` (radians), across the number, anti-aliased as a camera sees it."""
+    towards = np.array([math.cos(angle), math.sin(angle)])
+    across = np.array([-towards[1], towards[0]])
+    edge = middle + past * radius * towards
+    quad = [edge - 4 * radius * across, edge + 4 * radius * across]
+    quad += [quad[1] + 4 * radius * towards, quad[0] + 4 * radius * towards]
+    covered = image.copy()
+    cv2.fillConvexPoly(covered, np.array(quad, np.int32), face, cv2.LINE_AA)
+    return covered

@@ -23,7 +23,8 @@ from calibration.album import missing_codes
 from companion.rules import Card
 from synthetic.card_faces import DECKS, PX_PER_MM, REFERENCE_STYLE, draw_card
 from synthetic.teaching import DEMO_DECK, demo_model, teach_deck, teaching_photo, teaching_photos
-from tests.scenes import DECK, card_table, read_card_table
+from tests.scenes import (DECK, card_edge_over, card_table, coordinate_middles,
+                          read_card_table)
 from vision.cards import CardModel, Taught, TeachingError, TeachingPhoto, read_cards, teach
 from vision.cards.classifier import MEMBERS, Classifier, Committee
 from vision.cards.palette import Palette
@@ -31,7 +32,6 @@ from vision.cards.pose import Pose, Pyramid, patch_matrix, sample
 from vision.cards import reader
 from vision.cards.spot_looks import describe_spots
 from vision.cards.spots import Spot, find_spots
-from vision.cards.features import describe
 from vision.cards.foreign import foreign_sources
 from vision.cards.model import LABELS
 from vision.cards.views import NOTHING, Deck, Source, make_views
@@ -314,6 +314,12 @@ def test_a_model_survives_its_json_form_and_an_old_one_is_refused_by_name(tmp_pa
     again = CardModel.from_json(json.loads(json.dumps(model.to_json())))
     assert again.codes == model.codes and again.layout == model.layout
     assert (again.cover_judge is None) == (model.cover_judge is None)
+    assert again.cover_context == model.cover_context
+    stored = model.to_json()
+    if model.cover_judge is not None:  # a judge's inputs must be what the reader gives it
+        narrow = {**stored, "cover_context": 0.0 if model.cover_context else 2.0}
+        with pytest.raises(ValueError, match="do not take what the reader gives them"):
+            CardModel.from_json(json.loads(json.dumps(narrow)))
     table = card_table(DECKS["reference"], 3)
     assert read_card_table(table, model) == read_card_table(table, again)
     path = tmp_path / "cal.json"
@@ -480,7 +486,8 @@ def test_a_number_partly_under_a_chip_is_unsure_not_read_as_another():
                               ("1", "1"), (photo.card.top.color, photo.card.bottom.color)))
     views = make_views(sources, Deck(model.layout, model.palette, model.outline), 12, 99,
                        covered=0.5)
-    judged = model.cover_judge.probabilities(describe(np.array(views.cover_patches)))[:, 1]
+    judged = model.covered_chances(np.array(views.cover_patches),
+                                   np.array(views.cover_contexts))
     covered = np.array(views.covered)
     assert covered.sum() >= 20 and (~covered).sum() >= 100
     assert np.mean(judged[covered] >= reader.COVERED) >= 0.5
@@ -497,10 +504,7 @@ def test_a_line_of_the_cards_art_passing_beside_a_coordinate_is_no_cover():
     read = 0
     for n, photo in enumerate(photos):
         seen = next(r for r in read_cards(photo.image, model) if r.card == photo.card)
-        frame, _ = cv2.estimateAffinePartial2D(model.outline.astype(np.float32),
-                                               seen.corners.astype(np.float32))
-        top, bottom = (frame @ np.array([0.0, v, 1.0]) for v in (0.0, 1.0))
-        radius = model.layout.size / 2 * float(np.linalg.norm(bottom - top))
+        top, bottom, radius = coordinate_middles(model, seen.corners)
         middle = (top, bottom)[n % 2]
         angle = 2 * np.pi * n / len(photos)
         towards = np.array([np.cos(angle), np.sin(angle)])
@@ -520,11 +524,8 @@ def test_a_line_of_the_cards_art_passing_beside_a_coordinate_is_no_cover():
         cards = [r.card for r in read_cards(lined, model) if r.card is not None]
         assert all(card == photo.card for card in cards), (photo.card, cards)
         read += photo.card in cards
-        half = photo.image.copy()  # another card's plain face over half the number
-        edge, across = middle + 0.05 * radius * towards, np.array([-towards[1], towards[0]])
-        quad = [edge - 4 * radius * across, edge + 4 * radius * across]
-        quad += [quad[1] + 4 * radius * towards, quad[0] + 4 * radius * towards]
-        cv2.fillConvexPoly(half, np.array(quad, np.int32), (200, 200, 205))
+        # another card's plain face, as pale as the badge, over half the number
+        half = card_edge_over(photo.image, middle, radius, angle, 0.05, (200, 200, 205))
         cards = [r.card for r in read_cards(half, model) if r.card is not None]
         assert all(card == photo.card for card in cards), (photo.card, cards)
     assert read == len(photos)

@@ -16,8 +16,9 @@ import zxingcpp
 from pyzbar.pyzbar import ZBarSymbol, decode
 
 from companion.observations import parse_sticker
-from tests.scenes import (DECK, STICKERS, CardTable, card_table, free_spot, module_px,
-                          read_card_table, tiles_scene, tilted_tiles_frame, tray_view)
+from tests.scenes import (DECK, STICKERS, CardTable, card_edge_over, card_table,
+                          coordinate_middles, free_spot, module_px, read_card_table,
+                          tiles_scene, tilted_tiles_frame, tray_view)
 from vision.cards import CardModel, read_cards, teach
 from vision.config import Calibration
 from vision.pipeline import Pipeline
@@ -347,22 +348,13 @@ def _edged_wrong(photos, model: CardModel) -> tuple[list[str], int]:
         seen = next((r for r in read_cards(photo.image, model) if r.card == photo.card), None)
         if seen is None:
             continue
-        frame, _ = cv2.estimateAffinePartial2D(model.outline.astype(np.float32),
-                                               seen.corners.astype(np.float32))
-        ends = [frame @ np.array([0.0, v, 1.0]) for v in (0.0, 1.0)]
-        radius = model.layout.size / 2 * float(np.linalg.norm(ends[1] - ends[0]))
-        for end, middle in enumerate(ends):
+        top, bottom, radius = coordinate_middles(model, seen.corners)
+        for end, middle in enumerate((top, bottom)):
             for turn in range(3):
                 angle = 2 * np.pi * (turn + 0.37 * n) / 3
-                towards = np.array([np.cos(angle), np.sin(angle)])
-                across = np.array([-towards[1], towards[0]])
+                face = ((200, 200, 205), (60, 60, 70), (90, 140, 200))[(n + turn) % 3]
                 for past in EDGES:
-                    edge = middle + past * radius * towards
-                    quad = [edge - 4 * radius * across, edge + 4 * radius * across]
-                    quad += [quad[1] + 4 * radius * towards, quad[0] + 4 * radius * towards]
-                    covered = photo.image.copy()
-                    face = ((200, 200, 205), (60, 60, 70), (90, 140, 200))[(n + turn) % 3]
-                    cv2.fillConvexPoly(covered, np.array(quad, np.int32), face, cv2.LINE_AA)
+                    covered = card_edge_over(photo.image, middle, radius, angle, past, face)
                     tried += 1
                     wrong += [f"{photo.card} read as {r.card} ({'top' if end == 0 else 'bottom'}"
                               f" coordinate, edge {past:+.2f} radii past its middle)"

@@ -147,7 +147,8 @@ def teach_boards(photos: list[BoardPhoto], seed: int = 0, views: int | None = No
         patches.append(made.patches)
         labels += made.labels
     targets = np.array([LABELS.index(label) for label in labels])
-    classifier = Committee.fit(describe(np.concatenate(patches)), targets, LABELS, seed)
+    classifier = Committee.fit(describe(np.concatenate(patches)), targets, LABELS, seed,
+                               own=True)
     taught = BoardPrint(palette, places, sizes, pairs, classifier)
     unread = []
     for f in found:

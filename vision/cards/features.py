@@ -38,14 +38,24 @@ CHUNK = 2048
 raised teaching's peak memory from 1.4 to 2.0 GB; chunks are no slower."""
 
 
+def cover_looks(patches: np.ndarray, wider: np.ndarray | None) -> np.ndarray:
+    """What the cover judge is given of each coordinate: its patch's description, then its
+    wider patch's (none, for a judge taught on the patch alone)."""
+    if wider is None:
+        return describe(patches)
+    return np.hstack([describe(patches), describe(wider)])
+
+
 def describe(patches: np.ndarray) -> np.ndarray:
     """N x PATCH x PATCH x 3 BGR patches as N x SIZE descriptions (float32)."""
     count = len(patches)
     if count == 0:
         return np.zeros((0, SIZE), np.float32)
-    if count > CHUNK:
-        return np.concatenate([describe(patches[start:start + CHUNK])
-                               for start in range(0, count, CHUNK)])
+    if count > CHUNK:  # into one array made once (not joined from pieces: twice the size)
+        described = np.empty((count, SIZE), np.float32)
+        for start in range(0, count, CHUNK):
+            described[start:start + CHUNK] = describe(patches[start:start + CHUNK])
+        return described
     # the patches one under another, as one image: OpenCV's per-pixel work is fastest so
     wide = np.ascontiguousarray(patches).reshape(count, PATCH * PATCH, 3)
     light, red, blue = cv2.split(cv2.cvtColor(wide, cv2.COLOR_BGR2YCrCb))

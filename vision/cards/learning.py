@@ -30,14 +30,15 @@ import numpy as np
 
 from companion.rules import Card, Refusal
 from vision.cards.classifier import Classifier, Committee
-from vision.cards.features import describe
+from vision.cards.features import cover_looks, describe
 from vision.cards.model import COVER_LABELS, LABELS, SPOT_LABELS, CardModel
 from vision.cards.palette import Palette, settled
 from vision.cards.pose import Pose, Pyramid, patch_matrix, sample
 from vision.cards.reader import SURE, code_scores, coordinate_chances, read_cards, sure_code
 from vision.cards.spots import Spot, find_spots, ink_colour
 from vision.cards.foreign import foreign_sources, other_game_sources
-from vision.cards.views import Deck, Layout, Source, Views, make_views, view_area
+from vision.cards.views import (COVER_CONTEXT, Deck, Layout, Source, Views, make_views,
+                               view_area)
 
 SMALLEST_PHOTO = 64
 """Pixels along a teach photo's shorter side, at least: a card and its coordinates need more
@@ -190,19 +191,21 @@ def _learned(found: list[_Found], deck: Deck, ratios: tuple[float, float], seed:
         others = _other_signs(sources, deck, FOREIGN_SHARE * len(views.labels), seed + 2)
         patches, names = np.concatenate([patches, others.patches]), names + others.labels
     targets = np.array([LABELS.index(name) for name in names])
-    classifier = Committee.fit(describe(patches), targets, LABELS, seed)
+    classifier = Committee.fit(describe(patches), targets, LABELS, seed, own=True)
     # which spots are coordinates': what pairs up at the table
     spot_judge = Classifier.fit(np.concatenate(views.spots),
                                 np.array([0 if c else 1 for c in views.spots_coordinate]),
                                 SPOT_LABELS, seed, hidden=SPOT_HIDDEN, epochs=SPOT_EPOCHS)
-    cover_judge = Classifier.fit(describe(np.array(views.cover_patches)),
+    cover_judge = Classifier.fit(cover_looks(np.array(views.cover_patches),
+                                             np.array(views.cover_contexts)),
                                  np.array(views.covered, np.intp), COVER_LABELS, seed,
                                  hidden=COVER_HIDDEN)
     # the reader pairs spots of the sizes it found the coordinates at in the views
     seen = np.median(np.array(views.ratios), axis=0) if views.ratios else ratios
     codes = frozenset(f.photo.card.code for f in found)
     return CardModel(deck.palette, deck.layout, deck.outline, (float(seen[0]), float(seen[1])),
-                     codes, classifier, spot_judge, cover_judge=cover_judge)
+                     codes, classifier, spot_judge, cover_judge=cover_judge,
+                     cover_context=COVER_CONTEXT)
 
 
 FOREIGN_SHARE = 0.2
@@ -494,36 +497,39 @@ def _near(values: np.ndarray, typical: np.ndarray, tolerance: np.ndarray) -> np.
 def _most_shared(values: list[np.ndarray], tolerance: np.ndarray,
                  largest: int | None = None) -> np.ndarray | None:
     """The value (of pairs: ``_candidates``, ``_canonical``) that most photos have a pair
-    near: each photo (an array of its pairs' values) votes once for every cell of a grid
-    (three quarters of ``tolerance`` a side) next to one of its pairs' cells. With
+    near: each photo (an array of its pairs' values) votes once for every cell it has a pair
+    in, on grids of cells one and a half ``tolerance`` a side, shifted half a cell or not
+    along each axis (values near each other share a cell on one of them). With
     ``largest``, of the values nearly as shared (``NEARLY_AS_SHARED``), the one largest in
     that column (a badge and the icon beside it pair up alike on every card: the badge is
     the larger)."""
-    cell = tolerance * 0.75
-    offsets = np.array(np.meshgrid(*[np.arange(-1, 2)] * len(tolerance), indexing="ij")
-                       ).reshape(len(tolerance), -1).T
+    cell = tolerance * 1.5
+    dims = len(tolerance)
+    shifts = np.array(np.meshgrid(*[(0.0, 0.5)] * dims, indexing="ij")).reshape(dims, -1).T
     # (a pair far off any card is as good as at the grid's edge: it keeps the numbers below)
-    mine_cells = [np.clip(np.floor(mine / cell), -FAR_CELL, FAR_CELL).astype(np.int64)
+    mine_cells = [np.clip(np.floor(np.unique(mine, axis=0)[:, None, :] / cell + shifts),
+                          -FAR_CELL, FAR_CELL).astype(np.int64)
                   for mine in values if len(mine)]
     if not mine_cells:
         return None
-    # each cell as one number (its coordinates counted from the lowest, in a base wider than
-    # any span, the first the highest digit), so that a photo's votes and then everyone's
-    # are counted by one flat sort
-    every = np.concatenate(mine_cells)
+    # each grid's cell as one number (which grid, then its coordinates counted from the
+    # lowest, in a base wider than any span and than the grids' count, the grid the highest
+    # digit), so that a photo's votes and then everyone's are counted by one flat sort
+    every = np.concatenate([cells.reshape(-1, dims) for cells in mine_cells])
     low = every.min(axis=0) - 1
-    base = int((every.max(axis=0) - low).max()) + 2
-    weights = base ** np.arange(len(tolerance), dtype=np.int64)[::-1]
-    voted = [np.unique(((cells[:, None, :] + offsets[None] - low) @ weights).ravel())
-             for cells in (np.unique(mine, axis=0) for mine in mine_cells)]
+    base = max(int((every.max(axis=0) - low).max()) + 2, len(shifts))
+    weights = base ** np.arange(dims, dtype=np.int64)[::-1]
+    grid = np.arange(len(shifts), dtype=np.int64) * base ** dims
+    voted = [np.unique(((cells - low) @ weights + grid).ravel()) for cells in mine_cells]
     keys, votes = np.unique(np.concatenate(voted), return_counts=True)
     # the grid's votes only point where to look (a cell between two clusters gathers both's
     # votes): the likeliest cells are each taken as the middle of the values near them, and
     # judged by how many photos truly have a pair that near
     shortlist = np.argsort(-votes, kind="stable")[:SHORTLIST]
     shortlist = shortlist[votes[shortlist] >= SHORTLIST_VOTES * votes[shortlist[0]]]
-    chosen = [_middle(values, (cells + 0.5) * cell, tolerance)
-              for cells in (keys[shortlist, None] // weights) % base + low]
+    chosen = [_middle(values, (cells + 0.5 - shifts[which]) * cell, tolerance)
+              for cells, which in zip((keys[shortlist, None] // weights) % base + low,
+                                      keys[shortlist] // base ** dims)]
     support = np.array([sum(bool((np.abs(mine - middle) <= tolerance).all(axis=1).any())
                             for mine in values if len(mine)) for middle in chosen])
     best = int(np.argmax(support))
@@ -550,9 +556,9 @@ SHORTLIST = 400
 SHORTLIST_VOTES = 0.4
 """The cells of the most votes that ``_most_shared`` looks at closer: at most this many, each
 with at least this share of the most votes."""
-FAR_CELL = 400
-"""The grid of ``_most_shared`` runs this many cells either way (six values of up to 803
-digits stay within 64 bits)."""
+FAR_CELL = 300
+"""The grids of ``_most_shared`` run this many cells either way (six values of up to 603
+digits and the grid's number stay within 64 bits)."""
 
 
 def _tapped(photo: TeachingPhoto, spots: list[Spot], top_colour: str, bottom_colour: str

@@ -14,7 +14,10 @@ import numpy as np
 
 from companion.rules import Card
 from vision.cards.classifier import Classifier, Committee
+from vision.cards.features import SIZE as PATCH_LOOKS
+from vision.cards.features import cover_looks
 from vision.cards.palette import Palette
+from vision.cards.spot_looks import SIZE as SPOT_LOOKS
 from vision.cards.views import NOTHING, Layout
 
 MODEL_KIND = "coordinates-v2"
@@ -52,6 +55,17 @@ class CardModel:
     """Tells, from a coordinate's patch, whether something (a chip, another card) covers part
     of it: what is left of a number may look like another (a 3 under a chip's edge, like a
     4). None in a file taught before it was."""
+    cover_context: float = 0.0
+    """How many times as wide a second patch of each coordinate the cover judge sees beside
+    its own (0: its own alone, as in a file taught before it saw more)."""
+
+    def covered_chances(self, patches: np.ndarray, wider: np.ndarray) -> np.ndarray:
+        """How likely the cover judge finds each coordinate's patch partly covered, seen
+        with its ``cover_context`` times wider patch (``wider``, unused in an older file)."""
+        if self.cover_judge is None:
+            return np.zeros(len(patches))
+        return self.cover_judge.probabilities(
+            cover_looks(patches, wider if self.cover_context else None))[:, 1]
 
     @property
     def aspect(self) -> float:
@@ -95,7 +109,8 @@ class CardModel:
                 "spot_judge": self.spot_judge.to_json(), "weak": list(self.weak),
                 "look_alikes": [list(pair) for pair in self.look_alikes],
                 **({} if self.cover_judge is None else
-                   {"cover_judge": self.cover_judge.to_json()})}
+                   {"cover_judge": self.cover_judge.to_json(),
+                    "cover_context": self.cover_context})}
 
     @classmethod
     def from_json(cls, data: Any) -> CardModel:
@@ -120,15 +135,24 @@ class CardModel:
         spot_judge = Classifier.from_json(data["spot_judge"])
         cover_judge = Classifier.from_json(data["cover_judge"]) if "cover_judge" in data \
             else None
+        cover_context = float(data.get("cover_context", 0.0))
         if classifier.labels != LABELS or spot_judge.labels != SPOT_LABELS or \
                 (cover_judge is not None and cover_judge.labels != COVER_LABELS):
             raise ValueError("the reader does not name the coordinates' numbers")
+        if not (cover_context == 0.0 or 1.0 <= cover_context <= 4.0):
+            raise ValueError("the cover judge's wider patch is 1 to 4 times a coordinate's")
+        inputs = [(m, PATCH_LOOKS) for m in classifier.members] + \
+            [(spot_judge, SPOT_LOOKS)] + ([] if cover_judge is None else
+                                          [(cover_judge, PATCH_LOOKS * (2 if cover_context
+                                                                        else 1))])
+        if any(network.mean.shape != (wanted,) for network, wanted in inputs):
+            raise ValueError("the reader's networks do not take what the reader gives them")
         model = cls(Palette.from_json(data["palette"]),
                     Layout((sides[0], sides[1]), size, bool(data["bottom_turned"])), outline,
                     (spot_sizes[0], spot_sizes[1]), codes, classifier, spot_judge,
                     tuple(Card.parse(str(code)).code for code in data.get("weak", [])),
                     tuple((str(a), str(b)) for a, b in data.get("look_alikes", [])),
-                    cover_judge)
+                    cover_judge, cover_context)
         if not 1.0 <= model.aspect <= 3.0:
             raise ValueError("a card's proportions must be between 1 and 3")
         return model

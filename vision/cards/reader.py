@@ -201,7 +201,10 @@ def read_cards(bgr: np.ndarray, model: CardModel, card_px: float | None = None
                 for patch, colour in zip(patches[2 * n:2 * n + 2], colours[k])),
                 plain_spots=k not in sought and min(likely[list(pairs[k])]) >= PLAIN_SPOT)
     if read and model.cover_judge is not None:
-        covered = model.cover_judge.probabilities(describe(patches))[:, 1].reshape(-1, 2)
+        wider = coordinate_patches(pyramid, [Cut(poses[k], model.cover_context)
+                                             for k in read], model) \
+            if model.cover_context else patches
+        covered = model.covered_chances(patches, wider).reshape(-1, 2)
         for n, k in enumerate(read):
             if reads[k].read.card is not None and covered[n].max() >= COVERED:
                 reads[k] = replace(reads[k], read=CardRead(

@@ -80,6 +80,17 @@ ART_LINE_REACH = (1.05, 2.2)
 COVER_SEEN = 0.05
 """A coordinate covered this much of its disc or more is taught to the cover judge as
 covered."""
+HIDDEN_CUTS = 2
+HIDDEN_REACH = 0.4
+"""A coordinate mostly covered (``COVER_NOTHING``) is also cut this many times, up to this
+far off its spot (a part of its size) and a little larger or smaller, each named nothing."""
+GROUND_FACES = 0.3
+"""The share of covering cards of the coordinate's ground colour."""
+COVER_CONTEXT = 2.0
+"""The cover judge sees each coordinate's patch and one this many times as wide: a card of
+the badge's own colour over half a number shows no edge in the patch (the fullbleed deck's
+3 under a white card's edge is a plain 1 there), only in the badge's outline cut off
+beside it."""
 COVER_READ = 0.2
 COVER_NOTHING = 0.45
 """A coordinate covered less than ``COVER_READ`` of its disc is still its number; more than
@@ -135,7 +146,9 @@ class Views:
     spots_coordinate: list[bool]
     """... and whether each is a coordinate's."""
     cover_patches: list[np.ndarray] = field(default_factory=list)
-    """Coordinates' patches cut as the reader cuts them, whole or partly covered ..."""
+    """Coordinates' patches cut as the reader cuts them, whole or partly covered, each with
+    its wider patch (``COVER_CONTEXT``) ..."""
+    cover_contexts: list[np.ndarray] = field(default_factory=list)
     covered: list[bool] = field(default_factory=list)
     """... and whether something covers part of each (``COVER_SEEN``)."""
 
@@ -174,7 +187,7 @@ def make_views(sources: list[Source], deck: Deck, per_source: int, seed: int,
                         for top, bottom, index in part.pairs]
         patches += list(part.patches)
         for name in ("labels", "ratios", "missed", "spots", "spots_coordinate",
-                     "cover_patches", "covered"):
+                     "cover_patches", "cover_contexts", "covered"):
             getattr(views, name).extend(getattr(part, name))
     views.patches = np.array(patches, np.uint8).reshape(-1, PATCH, PATCH, 3)
     return views
@@ -196,7 +209,9 @@ def _group(sources: list[Source], deck: Deck, group: list[int], seeds: np.ndarra
     faults = _Faults.draw(rng, size, banded).halved(level)
     drawn = [_whole_card(sources[k], deck, _view(rng, shown / deck.layout.size),
                          faults.reach) for k in group]
-    looks = [_covered(rng, drawn, k, sources[index].labels, shown)
+    # the covers' and hidden numbers' own choices, apart from the views' stream
+    own = np.random.default_rng([int(seeds[0]), 1])
+    looks = [_covered(rng, own, drawn, k, sources[index].labels, shown)
              if rng.random() < covered else (sources[index].labels, (0.0, 0.0))
              for k, index in enumerate(group)]
     for (tile, to_tile), (_, shares) in zip(drawn, looks):  # (their own random numbers)
@@ -213,8 +228,8 @@ def _group(sources: list[Source], deck: Deck, group: list[int], seeds: np.ndarra
         to_mosaic = np.array([[1, 0, origin[0]], [0, 1, origin[1]], [0, 0, 1]]) @ to_tile
         mine = [s for s in spots if origin[0] <= s.x < origin[0] + tile.shape[1]
                 and origin[1] <= s.y < origin[1] + tile.shape[0]]
-        cuts, coordinates, paired = _cuts(rng, deck, sources[index], named, to_mosaic, mine,
-                                          shown, views)
+        cuts, coordinates, paired = _cuts(rng, own, deck, sources[index], named, to_mosaic,
+                                          mine, shown, views)
         others = [s for s in mine if s not in coordinates]
         chosen = coordinates + [others[k] for k in rng.permutation(len(others))[:OTHERS]]
         if chosen:
@@ -231,15 +246,17 @@ def _group(sources: list[Source], deck: Deck, group: list[int], seeds: np.ndarra
         # own generator: the numbers' lessons stay as they were)
         ends = _through(to_mosaic, np.array([[0.0, 0.0], [0.0, 1.0]]))
         ends = ends + aside.normal(0, JITTER * shown, ends.shape)
-        for matrix, share in zip(_both(Pose.between(tuple(ends[0]), tuple(ends[1])),
-                                       deck.layout), shares):
+        cut = Pose.between(tuple(ends[0]), tuple(ends[1]))
+        for matrix, wide, share in zip(_both(cut, deck.layout),
+                                       _both(cut, deck.layout, COVER_CONTEXT), shares):
             views.cover_patches.append(sample(pyramid, matrix))
+            views.cover_contexts.append(sample(pyramid, wide))
             views.covered.append(share >= COVER_SEEN)
     views.patches = np.array(patches, np.uint8).reshape(-1, PATCH, PATCH, 3)
     return views
 
 
-def _cuts(rng: np.random.Generator, deck: Deck, source: Source,
+def _cuts(rng: np.random.Generator, own: np.random.Generator, deck: Deck, source: Source,
           labels: tuple[str | None, str | None], to_mosaic: np.ndarray, spots: list[Spot],
           size: float, views: Views) -> tuple[list[tuple[np.ndarray, str]], list[Spot], bool]:
     """The patches one view gives (patch-to-mosaic matrices, with their names): its two
@@ -298,6 +315,17 @@ def _cuts(rng: np.random.Generator, deck: Deck, source: Source,
     else:
         side *= rng.uniform(0.4, 0.55) if rng.random() < 0.5 else rng.uniform(1.8, 2.2)
     cuts.append(patch_matrix(pose, tuple(centre), side, which == 1 and layout.bottom_turned))
+    # what is left of a coordinate mostly hidden, cut as the reader may frame it when it
+    # looks for a number there (``reader._centred``): a stroke left may look like a 1
+    for which in (0, 1):
+        if labels[which] == NOTHING:
+            for _ in range(HIDDEN_CUTS):
+                angle = own.uniform(0, 2 * math.pi)
+                centre = np.array([0.0, float(which)]) + own.uniform(0, HIDDEN_REACH) * \
+                    layout.size * np.array([math.cos(angle), math.sin(angle)])
+                cuts.append(patch_matrix(pose, tuple(centre),
+                                         layout.sides[which] * own.uniform(0.75, 1.3),
+                                         which == 1 and layout.bottom_turned))
     # a coordinate turned (two spots across two cards may frame one so)
     which = int(rng.integers(2))
     turn = rng.choice([-1.0, 1.0]) * rng.uniform(math.radians(NOT_SHOWN[1]), math.pi)
@@ -318,10 +346,10 @@ def _cuts(rng: np.random.Generator, deck: Deck, source: Source,
     return named, [s for s in found if s is not None], paired
 
 
-def _both(pose: Pose, layout: Layout) -> list[np.ndarray]:
-    """A frame's two patches, as the reader cuts them."""
-    return [patch_matrix(pose, (0.0, 0.0), layout.sides[0]),
-            patch_matrix(pose, (0.0, 1.0), layout.sides[1], layout.bottom_turned)]
+def _both(pose: Pose, layout: Layout, zoom: float = 1.0) -> list[np.ndarray]:
+    """A frame's two patches, as the reader cuts them (``zoom`` times as wide)."""
+    return [patch_matrix(pose, (0.0, 0.0), layout.sides[0] * zoom),
+            patch_matrix(pose, (0.0, 1.0), layout.sides[1] * zoom, layout.bottom_turned)]
 
 
 def _shown(matrix: np.ndarray, ideals: list[tuple[np.ndarray, str | None]], size: float
@@ -412,8 +440,9 @@ def _whole_card(source: Source, deck: Deck, view: np.ndarray, reach: float
     return tile, to_tile
 
 
-def _covered(rng: np.random.Generator, drawn: list[tuple[np.ndarray, np.ndarray]], k: int,
-             labels: tuple[str, str], size: float
+def _covered(rng: np.random.Generator, own: np.random.Generator,
+             drawn: list[tuple[np.ndarray, np.ndarray]], k: int, labels: tuple[str, str],
+             size: float
              ) -> tuple[tuple[str | None, str | None], tuple[float, float]]:
     """Something laid over one of view ``k``'s coordinates (drawn into its tile), across
     its disc or just beside it: another card's edge or corner, or a round piece (a chip, a
@@ -428,13 +457,16 @@ def _covered(rng: np.random.Generator, drawn: list[tuple[np.ndarray, np.ndarray]
     height, width = tile.shape[:2]
     ys, xs = np.mgrid[0:height, 0:width]
     disc = np.hypot(xs - centre[0], ys - centre[1]) <= radius
+    unseen = False
     if rng.random() < CHIPS:
         over = _chip(rng, tile, centre, radius, xs, ys)
     else:
-        over = _card_edge(rng, drawn, tile, centre, radius, xs, ys)
+        over, unseen = _card_edge(rng, own, drawn, tile, centre, radius, xs, ys)
     share = float((over & disc).sum()) / max(1, int(disc.sum()))
-    name: str | None = labels[which] if share < COVER_READ else \
-        NOTHING if share > COVER_NOTHING else None
+    # a cover the patch cannot tell from the ground does not teach the number: what is left
+    # of it is another number's shape with nothing to show it is cut
+    name: str | None = labels[which] if share < (COVER_SEEN if unseen else COVER_READ) \
+        else NOTHING if share > COVER_NOTHING else None
     names = (name, labels[1]) if which == 0 else (labels[0], name)
     return names, ((share, 0.0) if which == 0 else (0.0, share))
 
@@ -465,12 +497,16 @@ def _art_line(rng: np.random.Generator, tile: np.ndarray, to_tile: np.ndarray,
         cv2.line(tile, ends[0], ends[1], colour, width, cv2.LINE_AA, shift)
 
 
-def _card_edge(rng: np.random.Generator, drawn: list[tuple[np.ndarray, np.ndarray]],
-               tile: np.ndarray, centre: np.ndarray, radius: float, xs: np.ndarray,
-               ys: np.ndarray) -> np.ndarray:
+def _card_edge(rng: np.random.Generator, own: np.random.Generator,
+               drawn: list[tuple[np.ndarray, np.ndarray]], tile: np.ndarray,
+               centre: np.ndarray, radius: float, xs: np.ndarray, ys: np.ndarray
+               ) -> tuple[np.ndarray, bool]:
     """Another card (or a tile, a chip's box) over the tile near ``centre``: its straight
     edge, or one of its corners (two edges at a right angle); its face another view's
-    picture or one flat colour. What it covers."""
+    picture, one flat colour, or (``GROUND_FACES`` of them, drawn from ``own``, so that the
+    other views stay as they were) the coordinate's own ground with no edge to see: a white
+    card over a white badge. What it covers, and whether it is of the ground's colour."""
+    disc = np.hypot(xs - centre[0], ys - centre[1]) <= radius
     angle = rng.uniform(0, 2 * math.pi)
     edges = 1 if rng.random() < 0.5 else 2
     beyond = np.ones(tile.shape[:2], bool)
@@ -483,15 +519,20 @@ def _card_edge(rng: np.random.Generator, drawn: list[tuple[np.ndarray, np.ndarra
         along = (xs - centre[0]) * normal[0] + (ys - centre[1]) * normal[1] - away * radius
         beyond &= along > 0
         rim |= np.abs(along) < width
+    ground = np.median(tile[disc], axis=0) if disc.any() else None
     if rng.random() < 0.5:
         other = drawn[int(rng.integers(len(drawn)))][0]
         face = cv2.resize(other, (tile.shape[1], tile.shape[0]), interpolation=cv2.INTER_AREA)
         tile[beyond] = face[beyond]
     else:
         tile[beyond] = rng.uniform(0, 255, 3).astype(np.uint8)
+    shade = rng.uniform(0.3, 0.8)
+    if ground is not None and own.random() < GROUND_FACES:
+        tile[beyond] = np.clip(ground + own.normal(0, 8, 3), 0, 255).astype(np.uint8)
+        return beyond, True
     edge = rim & cv2.dilate(beyond.view(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-    tile[edge] = (tile[edge] * rng.uniform(0.3, 0.8)).astype(np.uint8)
-    return beyond
+    tile[edge] = (tile[edge] * shade).astype(np.uint8)
+    return beyond, False
 
 
 def _chip(rng: np.random.Generator, tile: np.ndarray, centre: np.ndarray, radius: float,
