@@ -94,8 +94,10 @@ def _direction_maps(channel: np.ndarray, count: int) -> np.ndarray:
     dy.reshape(count, PATCH, PATCH)[:, [0, -1], :] = 0.0
     strength, angle = cv2.cartToPolar(dx, dy)
     steps = cv2.convertScaleAbs(angle, alpha=256 / (2 * np.pi))
-    return np.stack([cv2.multiply(cv2.LUT(steps, _TUNING[k]), strength)
-                     for k in range(BINS)])
+    maps = np.empty((BINS,) + strength.shape, np.float32)
+    for k in range(BINS):  # written in place: stacking copied them all once more
+        cv2.multiply(cv2.LUT(steps, _TUNING[k]), strength, dst=maps[k])
+    return maps
 
 
 def _blocks(maps: np.ndarray, count: int, cell: int) -> np.ndarray:
