@@ -180,6 +180,7 @@ def _standardised(inputs: np.ndarray, own: bool = False
 
 
 STANDARDISED_ROWS = 4096
+"""Rows whose spread is summed at once (a small piece, not a second copy of all)."""
 
 
 def _gradients(params: list[np.ndarray], x: np.ndarray, targets: np.ndarray
