@@ -512,12 +512,12 @@ def _most_shared(values: list[np.ndarray], tolerance: np.ndarray,
                   for mine in values if len(mine)]
     if not mine_cells:
         return None
-    # each grid's cell as one number (which grid, then its coordinates counted from the
-    # lowest, in a base wider than any span and than the grids' count, the grid the highest
-    # digit), so that a photo's votes and then everyone's are counted by one flat sort
+    # each grid's cell as one number (its coordinates counted from the lowest, in a base
+    # wider than any span, the first the highest digit; above them, which grid), so that a
+    # photo's votes and then everyone's are counted by one flat sort
     every = np.concatenate([cells.reshape(-1, dims) for cells in mine_cells])
     low = every.min(axis=0) - 1
-    base = max(int((every.max(axis=0) - low).max()) + 2, len(shifts))
+    base = int((every.max(axis=0) - low).max()) + 2
     weights = base ** np.arange(dims, dtype=np.int64)[::-1]
     grid = np.arange(len(shifts), dtype=np.int64) * base ** dims
     voted = [np.unique(((cells - low) @ weights + grid).ravel()) for cells in mine_cells]

@@ -14,8 +14,7 @@ import numpy as np
 
 from companion.rules import Card
 from vision.cards.classifier import Classifier, Committee
-from vision.cards.features import SIZE as PATCH_LOOKS
-from vision.cards.features import cover_looks
+from vision.cards.features import SIZE as PATCH_LOOKS, cover_looks
 from vision.cards.palette import Palette
 from vision.cards.spot_looks import SIZE as SPOT_LOOKS
 from vision.cards.views import NOTHING, Layout
