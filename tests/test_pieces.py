@@ -21,8 +21,8 @@ from vision.config import CalibrationError, load_calibration, save_calibration
 from vision.config import Calibration
 from vision.pieces import Ring, RingNotFound, find_ring, read_pieces, reading_pieces
 from vision.pieces.colours import lab_of, learn_colours
-from vision.pieces.patches import (Look, at_once, discs, looking_at, patches_of, ship_px_at,
-                                   touches)
+from vision.pieces.patches import (GATE_LIT_APART, Look, at_once, discs, looking_at, patches_of,
+                                   ship_px_at, touches)
 from vision.pieces.reader import (AREA_PER_CHIP, LESS_ALIKE, OWN_GROUND, PART_SHOWN_ALIKE,
                                    SHIP_LIKENESS, SHIP_OVER, SHIP_SIZES, _hidden, _own_ground,
                                    _ship, _ship_likeness)
@@ -1109,6 +1109,44 @@ def test_a_ship_far_more_coloured_than_the_print_under_it_is_no_print(seed, phot
     table 8701: a green station read where none stands). Far more coloured than the print,
     it is the piece."""
     assert placed_right(seed, photo, colour, planet)
+
+
+@pytest.mark.parametrize(("seed", "photo"), [(8811, 0), (8822, 1)])
+def test_a_gate_lit_by_a_glare_is_read_in_its_own_light_and_black_left_out_there(seed, photo):
+    """Bench tables 8811 and 8822: a lamp's glare brightened the dark gate far more than the
+    pale table around it (8822: 58 -> 102 where the table rose by a fifth), so the gate's
+    ground read as new all over, as if a hand lay on it, and no colour was counted there.
+    Read in its own light, every colour is counted but black, which the glare lightens as
+    much as the gate: a black chip there no longer shows dark enough to be sure of."""
+    shoot = ring_shoot(seed, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, hand = shoot.games[photo]
+    assert hand is None
+    look = at_once(looking_at(frame.image, ring))
+    assert look.gate_light > 1 + GATE_LIT_APART
+    seen, problems = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    assert seen.gate == {player: count for player, count in truth.gate.items()
+                         if player != "black"}
+    assert "black is not clear on gate" in [p.message for p in problems]
+
+
+def test_a_ship_seen_where_its_colour_may_show_in_part_leaves_its_other_patches_unsure(
+        monkeypatch):
+    """Bench table 8038, photo 0, with the gate's own light always taken: black's ship is
+    chosen under a hand on Hazard, where black chips may show in part, so it is not placed;
+    the true ship stands on Ruby Red against green's, and is no station there: a ship not
+    sure leaves its colour as unsure as a ship not seen."""
+    monkeypatch.setattr("vision.pieces.patches.GATE_LIT_APART", -1.0)
+    shoot = ring_shoot(8038, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, hand = shoot.games[0]
+    assert hand is not None and truth.ships["black"] == "Ruby Red"
+    seen, problems = read_pieces(frame.image, ring)
+    messages = [p.message for p in problems]
+    assert "the black ship is seen on Hazard, where black chips may show in part" in messages
+    assert seen is not None and wrong_reads(seen, truth) == []
+    assert "Ruby Red" not in seen.stations and "black is not clear on Ruby Red" in messages
 
 
 def test_a_tiles_grey_frame_on_a_dark_table_is_no_black():

@@ -348,14 +348,17 @@ def _dim(ring: Ring, look: Look) -> set[str]:
 def _hidden(ring: Ring, look: Look) -> set[tuple[str, str]]:
     """Where a colour's chips may not show at all: black on a gate its ship at calibration
     was hardly darker than (``HARDLY_DARKER``; dev tables: a black chip on a navy gate seen
-    as no chip, or as two with its shadow); and
-    black on a gate showing a patch of black in no patch found, ``FAINT_CHIP`` of a chip or
-    more."""
+    as no chip, or as two with its shadow); black on a gate showing a patch of black in no
+    patch found, ``FAINT_CHIP`` of a chip or more; and black on a gate lit brighter than the
+    light around it (``Look.gate_light``): a lamp's glare adds to a black chip as much as to
+    the gate, so the chip shows far less dark than its share (8822: the gate 58 -> 102, a
+    black chip 31 -> 75, 0.73 of it, not new: two were counted as none)."""
     black = ring.colours.get("black")
     if black is None:
         return set()
     chip_area = math.pi * look.radius(ring, ring.middle) ** 2
-    if black.darkness > HARDLY_DARKER or look.faint_black >= FAINT_CHIP * chip_area:
+    if black.darkness > HARDLY_DARKER or look.faint_black >= FAINT_CHIP * chip_area \
+            or look.gate_light > 1:
         return {(GATE, "black")}
     return set()
 
@@ -375,31 +378,37 @@ def _ships(bgr: np.ndarray, ring: Ring, look: Look, problems: list[Problem],
     into two chips, read as three, reached 0.099 beyond their discs). On a board, a patch
     of it touching another player's ship is not sure either, plainly chips or not: it may be
     the ship itself, half under the other (bench table 7818: yellow's nose beside the green
-    ship was read as a yellow station; the dev tables' reads did not change)."""
+    ship was read as a yellow station; the dev tables' reads did not change). A ship seen
+    where its colour may show in part, or off the ring, is no surer than one not seen: any
+    other patch of its colour may be the ship (bench table 8038, the gate's own light always
+    taken: black's ship was chosen under a hand on Hazard, and the true one on Ruby Red was
+    read as a station). Bench and held-out tables: 10 stations and reservations of 9840 left
+    out that were read right so."""
     ships: dict[str, str] = {}
     found = {player: _ship(ring, look.patches, player, look) for player in ring.colours}
     shipped = [ship for ship in found.values() if ship is not None]
     for player, ship in found.items():
         if ship is None:
             problems.append(Problem("unsure_piece", f"the {player} ship is not seen"))
-            for patch in (p for p in look.patches if p.player == player):
-                place = ring.place(patch.centre)
-                if (place == GATE and not _plain_chips(bgr, ring, look, patch)) or (
-                        place not in (None, GATE) and (not _chips_alone(ring, look, patch)
-                                                       or touches(patch, shipped))):
-                    unsure.add((place, player))
-            continue
-        place = ring.place(ship.centre, beside=False, reach=SHIP_OVER)
-        if place is None:
-            problems.append(Problem("unsure_piece", f"the {player} ship is off the ring"))
-        elif ((place, player) in unsure or (player == "black"
-                                            and _shown_in_part(ring, look, ship))) \
-                and _ship_likeness(ring, ship) < PART_SHOWN_ALIKE:
-            problems.append(Problem("unsure_piece", f"the {player} ship is seen on {place}, "
-                                    f"where {player} chips may show in part"))
-            unsure.add((place, player))
         else:
-            ships[player] = place
+            place = ring.place(ship.centre, beside=False, reach=SHIP_OVER)
+            if place is None:
+                problems.append(Problem("unsure_piece", f"the {player} ship is off the ring"))
+            elif ((place, player) in unsure or (player == "black"
+                                                and _shown_in_part(ring, look, ship))) \
+                    and _ship_likeness(ring, ship) < PART_SHOWN_ALIKE:
+                problems.append(Problem("unsure_piece", f"the {player} ship is seen on "
+                                        f"{place}, where {player} chips may show in part"))
+                unsure.add((place, player))
+            else:
+                ships[player] = place
+                continue
+        for patch in (p for p in look.patches if p.player == player and p is not ship):
+            place = ring.place(patch.centre)
+            if (place == GATE and not _plain_chips(bgr, ring, look, patch)) or (
+                    place not in (None, GATE) and (not _chips_alone(ring, look, patch)
+                                                   or touches(patch, shipped))):
+                unsure.add((place, player))
     return ships, shipped
 
 
