@@ -23,9 +23,9 @@ from vision.pieces import Ring, RingNotFound, find_ring, read_pieces, reading_pi
 from vision.pieces.colours import lab_of, learn_colours
 from vision.pieces.patches import (GATE_LIT_APART, Look, at_once, discs, looking_at, patches_of,
                                    ship_px_at, touches)
-from vision.pieces.reader import (LESS_ALIKE, OWN_GROUND, PART_SHOWN_ALIKE, RIMMED_CHIP,
-                                   SHIP_LIKENESS, SHIP_OVER, SHIP_SIZES, _hidden, _own_ground,
-                                   _ship, _ship_likeness)
+from vision.pieces.reader import (BEYOND_DISCS, LESS_ALIKE, OWN_GROUND, PART_SHOWN_ALIKE,
+                                   RIMMED_CHIP, SHIP_LIKENESS, SHIP_OVER, SHIP_SIZES, _hidden,
+                                   _own_ground, _ship, _ship_likeness)
 from vision.pieces.rims import circles
 from vision.pieces.ring import OFF_MIDDLE, _around, _Board
 from vision.pipeline import PIECES_SETTLE, Pipeline
@@ -879,6 +879,32 @@ def test_chips_lying_apart_on_the_gate_seen_larger_than_a_flat_chip_are_counted(
     seen, _ = read_pieces(frame.image, ring)
     assert seen is not None and wrong_reads(seen, truth) == []
     assert seen.gate == truth.gate
+
+
+@pytest.mark.parametrize(("seed", "photo", "colour", "probes"), [
+    (8823, 1, "yellow", 2),  # one half on the other: one disc's worth, two circles
+    (8826, 1, "green", 2),
+    (8027, 1, "green", 3),  # two discs' worth, three circles
+])
+def test_chips_in_a_loose_stack_on_the_gate_count_as_the_circles_their_edges_show(
+        seed, photo, colour, probes):
+    """Bench and dev tables: chips on the gate lying half on one another leave much of their
+    patch beyond the discs laid in it, which alone leaves the count unsure; their edges show
+    one chip's circle more than the discs, and the count is the circles'."""
+    shoot = ring_shoot(seed, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, _ = shoot.games[photo]
+    assert truth.gate[colour] == probes and truth.ships[colour] != GATE
+    look = at_once(looking_at(frame.image, ring))
+    [patch] = [p for p in look.patches if p.player == colour
+               and ring.place(p.centre, beside=True) == GATE]
+    radius = look.radius(ring, patch.centre)
+    count, beyond = discs(patch, radius)
+    assert count == probes - 1 and beyond > BEYOND_DISCS
+    assert circles(frame.image, patch, radius) == probes
+    seen, _ = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    assert seen.gate[colour] == probes
 
 
 @pytest.mark.parametrize(("seed", "photo", "colour", "probes"), [

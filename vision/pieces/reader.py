@@ -449,7 +449,11 @@ def _chips(bgr: np.ndarray, ring: Ring, look: Look, shipped: list[Patch],
             (inside <= -OFF_BOARD * radius and patch.elongation <= ROUND)
             or _on_tile(look, patch, radius))
         on_board = place != GATE and not on_tile and inside >= 0
-        if (on_board and patch.elongation > ROUND) or beyond > BEYOND_DISCS:
+        stacked = place == GATE and beyond > BEYOND_DISCS and \
+            _loose_stack(bgr, patch, radius, count)
+        if stacked:
+            count = stacked
+        if (on_board and patch.elongation > ROUND) or (beyond > BEYOND_DISCS and not stacked):
             # no station (part of a ship, two things), or no chips alone (one run into a tile)
             unsure.add((place, patch.player))
         elif on_board and count:
@@ -460,7 +464,7 @@ def _chips(bgr: np.ndarray, ring: Ring, look: Look, shipped: list[Patch],
         elif place != GATE and not on_tile:  # beside a board, yet on no tile: at its edge
             unsure.add((place, patch.player))
         elif count:
-            if place == GATE and (_peeping(patch, radius, count)
+            if place == GATE and not stacked and (_peeping(patch, radius, count)
                                   or (count > 1 and beyond > TOUCHING_BEYOND)
                                   or circles(bgr, patch, radius) > count):
                 # a chip on another, the other part seen (a sliver beyond the discs, a
@@ -481,6 +485,19 @@ def _chips(bgr: np.ndarray, ring: Ring, look: Look, shipped: list[Patch],
         if not (least <= area / count <= most or rimmed):
             unsure.add((place, player))  # the discs and the area tell different counts
     return tally, built
+
+
+def _loose_stack(bgr: np.ndarray, patch: Patch, radius: float, count: int) -> int:
+    """How many chips a patch on the gate with much beyond its discs (``BEYOND_DISCS``)
+    holds where they lie in a loose stack, one half on another: as many as the circles in
+    its edges, where those are one more than its discs and it is as thick as a chip
+    (``CHIP_THICK``); else 0. Dev tables 8000-8069 and 8140-8279, a colour's one patch on
+    the gate so: 22 of 22 held as many chips as circles (two chips showing one disc's worth,
+    three showing two); where the circles were as many as the discs, 5 of 8 held more."""
+    if thickness(patch) < CHIP_THICK * radius:
+        return 0
+    shown = circles(bgr, patch, radius)
+    return shown if shown == count + 1 else 0
 
 
 def _peeping(patch: Patch, radius: float, count: int) -> bool:
