@@ -449,8 +449,8 @@ def _chips(bgr: np.ndarray, ring: Ring, look: Look, shipped: list[Patch],
             (inside <= -OFF_BOARD * radius and patch.elongation <= ROUND)
             or _on_tile(look, patch, radius))
         on_board = place != GATE and not on_tile and inside >= 0
-        stacked = place == GATE and beyond > BEYOND_DISCS and \
-            _loose_stack(bgr, patch, radius, count)
+        stacked = _loose_stack(bgr, patch, radius, count) \
+            if place == GATE and beyond > BEYOND_DISCS else 0
         if stacked:
             count = stacked
         if (on_board and patch.elongation > ROUND) or (beyond > BEYOND_DISCS and not stacked):
