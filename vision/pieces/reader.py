@@ -384,7 +384,7 @@ def _ships(bgr: np.ndarray, ring: Ring, look: Look, problems: list[Problem],
     where its colour may show in part, or off the ring, is no surer than one not seen: any
     other patch of its colour may be the ship (bench table 8038, the gate's own light always
     taken: black's ship was chosen under a hand on Hazard, and the true one on Ruby Red was
-    read as a station). Bench and held-out tables: 10 stations and reservations of 9840 left
+    read as a station). Bench and held-out tables: 10 stations and reservations of 9696 left
     out that were read right so."""
     ships: dict[str, str] = {}
     found = {player: _ship(ring, look.patches, player, look) for player in ring.colours}
