@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -58,14 +59,16 @@ class TableLayout:
 
     def zone_at(self, x: float, y: float) -> str | None:
         """The zone containing a table point; the smallest one where zones overlap."""
-        best: tuple[float, str] | None = None
-        for name, polygon in self.zones.items():
-            contour = np.array(polygon, dtype=np.float32)
-            if _inside(contour, x, y):
-                area = abs(_area(contour))
-                if best is None or area < best[0]:
-                    best = (area, name)
-        return None if best is None else best[1]
+        return next((name for name, contour in self._smallest_first if _inside(contour, x, y)),
+                    None)
+
+    @cached_property
+    def _smallest_first(self) -> list[tuple[str, np.ndarray]]:
+        """The zones as arrays, smallest first (made once: every card and tile seen is
+        placed in one). A zone of fewer than three corners holds no point."""
+        contours = [(name, np.array(polygon, dtype=np.float32))
+                    for name, polygon in self.zones.items() if len(polygon) >= 3]
+        return sorted(contours, key=lambda item: abs(_area(item[1])))
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -16,6 +16,9 @@ named surely, the ring style's 96.9 -> 99.1 %.)
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 import cv2
 
@@ -35,7 +38,9 @@ SIZE = 3 * _BLOCKS
 lightness."""
 CHUNK = 2048
 """Patches described at once at the most: a deck's 50 000 teaching patches described at once
-raised teaching's peak memory from 1.4 to 2.0 GB; chunks are no slower."""
+raised teaching's peak memory from 1.4 to 2.0 GB; chunks are no slower, and are described
+side by side, one a core (their work is OpenCV's, which lets go of the interpreter: a deck's
+70 000 patches in 3.1 s rather than 5.3 here)."""
 
 
 def cover_looks(patches: np.ndarray, wider: np.ndarray | None) -> np.ndarray:
@@ -53,8 +58,11 @@ def describe(patches: np.ndarray) -> np.ndarray:
         return np.zeros((0, SIZE), np.float32)
     if count > CHUNK:  # into one array made once (not joined from pieces: twice the size)
         described = np.empty((count, SIZE), np.float32)
-        for start in range(0, count, CHUNK):
+
+        def chunk(start: int) -> None:
             described[start:start + CHUNK] = describe(patches[start:start + CHUNK])
+        with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+            list(pool.map(chunk, range(0, count, CHUNK)))
         return described
     # the patches one under another, as one image: OpenCV's per-pixel work is fastest so
     wide = np.ascontiguousarray(patches).reshape(count, PATCH * PATCH, 3)

@@ -22,8 +22,11 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+import os
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -148,9 +151,11 @@ def teach(photos: list[TeachingPhoto], seed: int = 0) -> Taught:
     # it)
     cards = _alike(_card_quad(photo.image) for photo in photos)
     palette = Palette.plain()
-    first = [find_spots(photo.image, palette, hue=TEACHING_HUES[0]) for photo in photos]
+    first = _side_by_side(lambda photo: find_spots(photo.image, palette,
+                                                   hue=TEACHING_HUES[0]), photos)
     palette = _inks(_coordinates(photos, first, cards, []), palette)
-    spots = [find_spots(photo.image, palette, hue=TEACHING_HUES[1]) for photo in photos]
+    spots = _side_by_side(lambda photo: find_spots(photo.image, palette,
+                                                   hue=TEACHING_HUES[1]), photos)
     unsettled: dict[int, _Unsettled] = {}
     found = _coordinates(photos, spots, cards, skipped, unsettled)
     if not found or len(found) < len(photos) // 2:
@@ -192,19 +197,23 @@ def _learned(found: list[_Found], deck: Deck, ratios: tuple[float, float], seed:
         patches, names = np.concatenate([patches, others.patches]), names + others.labels
     targets = np.array([LABELS.index(name) for name in names])
     classifier = Committee.fit(describe(patches), targets, LABELS, seed, own=True)
-    # which spots are coordinates': what pairs up at the table
-    spot_judge = Classifier.fit(np.concatenate(views.spots),
-                                np.array([0 if c else 1 for c in views.spots_coordinate]),
-                                SPOT_LABELS, seed, hidden=SPOT_HIDDEN, epochs=SPOT_EPOCHS)
-    cover_judge = Classifier.fit(cover_looks(np.array(views.cover_patches),
-                                             np.array(views.cover_contexts)),
-                                 np.array(views.covered, np.intp), COVER_LABELS, seed,
-                                 hidden=COVER_HIDDEN)
+    # which spots are coordinates' (what pairs up at the table), and which coordinates are
+    # partly covered: two small networks, learned side by side
+    with ThreadPoolExecutor(2) as pool:
+        spot_judge = pool.submit(
+            Classifier.fit, np.concatenate(views.spots),
+            np.array([0 if c else 1 for c in views.spots_coordinate]), SPOT_LABELS, seed,
+            hidden=SPOT_HIDDEN, epochs=SPOT_EPOCHS)
+        cover_judge = pool.submit(
+            lambda: Classifier.fit(cover_looks(np.array(views.cover_patches),
+                                               np.array(views.cover_contexts)),
+                                   np.array(views.covered, np.intp), COVER_LABELS, seed,
+                                   hidden=COVER_HIDDEN))
     # the reader pairs spots of the sizes it found the coordinates at in the views
     seen = np.median(np.array(views.ratios), axis=0) if views.ratios else ratios
     codes = frozenset(f.photo.card.code for f in found)
     return CardModel(deck.palette, deck.layout, deck.outline, (float(seen[0]), float(seen[1])),
-                     codes, classifier, spot_judge, cover_judge=cover_judge,
+                     codes, classifier, spot_judge.result(), cover_judge=cover_judge.result(),
                      cover_context=COVER_CONTEXT)
 
 
@@ -817,11 +826,21 @@ def _checked(found: list[_Found], model: CardModel, seed: int
     for index in views.missed:
         right.setdefault(found[index].photo.card.code, []).append(False)
     weak = {code for code, results in right.items() if np.mean(results) < CHECK_PASS}
-    for f in found:
-        reads = [r for r in read_cards(f.photo.image, model) if r.card is not None]
-        if not any(r.card.code == f.photo.card.code for r in reads if r.card is not None):
-            weak.add(f.photo.card.code)
+    reads = _side_by_side(lambda f: read_cards(f.photo.image, model), found)
+    weak |= {f.photo.card.code for f, read in zip(found, reads)
+             if not any(r.card is not None and r.card.code == f.photo.card.code for r in read)}
     return tuple(sorted(weak)), tuple(sorted(alike))
+
+
+_Item = TypeVar("_Item")
+_Result = TypeVar("_Result")
+
+
+def _side_by_side(work: Callable[[_Item], _Result], items: list[_Item]) -> list[_Result]:
+    """``work`` done on each item, one a core: the work on a photo (its spots found, its
+    card read) is mostly OpenCV's, which lets go of the interpreter."""
+    with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+        return list(pool.map(work, items))
 
 
 def _code_of(top: np.ndarray, bottom: np.ndarray, card: Card, model: CardModel) -> str | None:
