@@ -258,8 +258,8 @@ def _coordinates(photos: list[TeachingPhoto], spots: list[list[Spot]],
     of the same inks pair up by chance, each photo's elsewhere."""
     candidates = [_candidates(photo, mine) for photo, mine in zip(photos, spots)]
     places = [None if card is None or photo.taps is not None else
-              np.array([_canonical(_on_card(card, np.array([a.centre, b.centre])))
-                        for (a, b), _ in mine]).reshape(-1, 4)
+              _canonical(_on_card(card, np.array([[a.centre, b.centre] for (a, b), _ in mine],
+                                                 np.float64).reshape(-1, 2)).reshape(-1, 2, 2))
               for photo, mine, card in zip(photos, candidates, cards)]
     every_look = [np.array([look for _, look in mine]).reshape(-1, 2)
                   for photo, mine in zip(photos, candidates) if photo.taps is None]
@@ -536,11 +536,11 @@ def _most_shared(values: list[np.ndarray], tolerance: np.ndarray,
     # judged by how many photos truly have a pair that near
     shortlist = np.argsort(-votes, kind="stable")[:SHORTLIST]
     shortlist = shortlist[votes[shortlist] >= SHORTLIST_VOTES * votes[shortlist[0]]]
-    chosen = [_middle(values, (cells + 0.5 - shifts[which]) * cell, tolerance)
+    voters = _Voters([mine for mine in values if len(mine)])
+    chosen = [voters.middle((cells + 0.5 - shifts[which]) * cell, tolerance)
               for cells, which in zip((keys[shortlist, None] // weights) % base + low,
                                       keys[shortlist] // base ** dims)]
-    support = np.array([sum(bool((np.abs(mine - middle) <= tolerance).all(axis=1).any())
-                            for mine in values if len(mine)) for middle in chosen])
+    support = np.array([voters.near(middle, tolerance) for middle in chosen])
     best = int(np.argmax(support))
     if largest is not None:
         shared = np.nonzero(support >= NEARLY_AS_SHARED * support[best])[0]
@@ -548,14 +548,34 @@ def _most_shared(values: list[np.ndarray], tolerance: np.ndarray,
     return chosen[best]
 
 
-def _middle(values: list[np.ndarray], centre: np.ndarray, tolerance: np.ndarray
-            ) -> np.ndarray:
-    """The middle of the values near ``centre``: the median of the nearest of each photo's
-    that is within ``tolerance`` (one a photo); ``centre`` where none is."""
-    near = [mine[np.argmin(np.abs((mine - centre) / tolerance).max(axis=1))]
-            for mine in values if len(mine)]
-    near = [value for value in near if (np.abs(value - centre) <= tolerance).all()]
-    return np.median(np.array(near), axis=0) if near else centre
+class _Voters:
+    """Every photo's values (each an array of its pairs'), all in one array: each question
+    below is a few operations on it, not a loop over the photos (a deck's hundreds of
+    questions, thousands of pairs)."""
+
+    def __init__(self, values: list[np.ndarray]) -> None:
+        self.values = np.concatenate(values)
+        self.owner = np.repeat(np.arange(len(values)), [len(mine) for mine in values])
+        self.photos = len(values)
+
+    def middle(self, centre: np.ndarray, tolerance: np.ndarray) -> np.ndarray:
+        """The middle of the values near ``centre``: the median of the nearest of each
+        photo's that is within ``tolerance`` (one a photo); ``centre`` where none is."""
+        off = np.abs(self.values - centre)
+        inside = np.flatnonzero((off <= tolerance).all(axis=1))
+        if not len(inside):
+            return centre
+        # each photo's nearest: the first of its values in the order of their distance (a
+        # stable sort: of values as near, the first)
+        owner = self.owner[inside]
+        order = np.lexsort(((off[inside] / tolerance).max(axis=1), owner))
+        firsts = inside[order[np.r_[0, np.flatnonzero(np.diff(owner[order])) + 1]]]
+        return np.median(self.values[firsts], axis=0)
+
+    def near(self, centre: np.ndarray, tolerance: np.ndarray) -> int:
+        """How many photos have a value within ``tolerance`` of ``centre``."""
+        close = (np.abs(self.values - centre) <= tolerance).all(axis=1)
+        return len(np.unique(self.owner[close]))
 
 
 NEARLY_AS_SHARED = 0.8
@@ -690,13 +710,13 @@ def _on_card(quad: np.ndarray, points: np.ndarray) -> np.ndarray:
     return (points - origin) @ np.linalg.inv(np.column_stack([across, along])).T
 
 
-def _canonical(pair: np.ndarray) -> np.ndarray:
-    """A pair of spots on a card (2 x 2, fractions ``_on_card``) the same whichever way round
-    the card was taken: the first spot nearer the card's first end."""
-    top, bottom = pair
-    if top[1] > bottom[1] + 0.05 or (abs(top[1] - bottom[1]) <= 0.05 and top[0] > bottom[0]):
-        pair = 1.0 - pair
-    return pair.ravel()
+def _canonical(pairs: np.ndarray) -> np.ndarray:
+    """Pairs of spots on a card (N x 2 x 2, fractions ``_on_card``), each the same whichever
+    way round the card was taken: the first spot nearer the card's first end (N x 4)."""
+    top, bottom = pairs[:, 0], pairs[:, 1]
+    turned = (top[:, 1] > bottom[:, 1] + 0.05) | \
+        ((np.abs(top[:, 1] - bottom[:, 1]) <= 0.05) & (top[:, 0] > bottom[:, 0]))
+    return np.where(turned[:, None, None], 1.0 - pairs, pairs).reshape(-1, 4)
 
 
 def _to_frame(pose: Pose, points: np.ndarray) -> np.ndarray:
