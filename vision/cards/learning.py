@@ -201,9 +201,9 @@ def _learned(found: list[_Found], deck: Deck, ratios: tuple[float, float], seed:
     # partly covered: two small networks, learned side by side
     with ThreadPoolExecutor(2) as pool:
         spot_judge = pool.submit(
-            Classifier.fit, np.concatenate(views.spots),
-            np.array([0 if c else 1 for c in views.spots_coordinate]), SPOT_LABELS, seed,
-            hidden=SPOT_HIDDEN, epochs=SPOT_EPOCHS)
+            lambda: Classifier.fit(np.concatenate(views.spots),
+                                   np.array([0 if c else 1 for c in views.spots_coordinate]),
+                                   SPOT_LABELS, seed, hidden=SPOT_HIDDEN, epochs=SPOT_EPOCHS))
         cover_judge = pool.submit(
             lambda: Classifier.fit(cover_looks(np.array(views.cover_patches),
                                                np.array(views.cover_contexts)),
@@ -556,7 +556,6 @@ class _Voters:
     def __init__(self, values: list[np.ndarray]) -> None:
         self.values = np.concatenate(values)
         self.owner = np.repeat(np.arange(len(values)), [len(mine) for mine in values])
-        self.photos = len(values)
 
     def middle(self, centre: np.ndarray, tolerance: np.ndarray) -> np.ndarray:
         """The middle of the values near ``centre``: the median of the nearest of each
