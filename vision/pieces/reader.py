@@ -390,21 +390,21 @@ def _ships(bgr: np.ndarray, ring: Ring, look: Look, problems: list[Problem],
     found = {player: _ship(ring, look.patches, player, look) for player in ring.colours}
     shipped = [ship for ship in found.values() if ship is not None]
     for player, ship in found.items():
+        place = None if ship is None else ring.place(ship.centre, beside=False, reach=SHIP_OVER)
         if ship is None:
             problems.append(Problem("unsure_piece", f"the {player} ship is not seen"))
+        elif place is None:
+            problems.append(Problem("unsure_piece", f"the {player} ship is off the ring"))
+        elif ((place, player) in unsure or (player == "black"
+                                            and _shown_in_part(ring, look, ship))) \
+                and _ship_likeness(ring, ship) < PART_SHOWN_ALIKE:
+            problems.append(Problem("unsure_piece", f"the {player} ship is seen on {place}, "
+                                    f"where {player} chips may show in part"))
+            unsure.add((place, player))
         else:
-            place = ring.place(ship.centre, beside=False, reach=SHIP_OVER)
-            if place is None:
-                problems.append(Problem("unsure_piece", f"the {player} ship is off the ring"))
-            elif ((place, player) in unsure or (player == "black"
-                                                and _shown_in_part(ring, look, ship))) \
-                    and _ship_likeness(ring, ship) < PART_SHOWN_ALIKE:
-                problems.append(Problem("unsure_piece", f"the {player} ship is seen on "
-                                        f"{place}, where {player} chips may show in part"))
-                unsure.add((place, player))
-            else:
-                ships[player] = place
-                continue
+            ships[player] = place
+            continue
+        # the ship not placed for sure: any other patch of its colour may be the ship
         for patch in (p for p in look.patches if p.player == player and p is not ship):
             place = ring.place(patch.centre)
             if (place == GATE and not _plain_chips(bgr, ring, look, patch)) or (
