@@ -70,14 +70,10 @@ def describe(patches: np.ndarray) -> np.ndarray:
     light = light.astype(np.float32).reshape(count * PATCH, PATCH)
     colour = cv2.magnitude(red.astype(np.float32) - 128.0,
                            blue.astype(np.float32) - 128.0).reshape(count * PATCH, PATCH)
-    light_maps = _direction_maps(light, count)
-    middle = light_maps.reshape(BINS, count, PATCH, PATCH)[
-        :, :, MIDDLE:PATCH - MIDDLE, MIDDLE:PATCH - MIDDLE]
-    return np.concatenate([
-        _blocks(light_maps, count, CELL),
-        _blocks(_direction_maps(colour, count), count, CELL),
-        _blocks(np.ascontiguousarray(middle).reshape(BINS, -1, PATCH - 2 * MIDDLE), count,
-                MIDDLE_CELL)], axis=1)
+    light_cells, middle_cells = _histograms(light, count, middle=True)
+    colour_cells, _ = _histograms(colour, count, middle=False)
+    return np.concatenate([_blocks(light_cells, count), _blocks(colour_cells, count),
+                           _blocks(middle_cells, count)], axis=1)
 
 
 def _tuning() -> np.ndarray:
@@ -92,9 +88,14 @@ _TUNING = _tuning()
 _ACROSS = np.array([[-1.0, 0.0, 1.0]], np.float32)
 
 
-def _direction_maps(channel: np.ndarray, count: int) -> np.ndarray:
-    """For ``count`` patches one under another (count * PATCH x PATCH), each pixel's edge
-    strength in each of the ``BINS`` directions (BINS x count * PATCH x PATCH)."""
+def _histograms(channel: np.ndarray, count: int, middle: bool
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """For ``count`` patches one under another (count * PATCH x PATCH), the edge strength in
+    each of the ``BINS`` directions summed over each ``CELL`` (BINS x count * cells x cells);
+    and where ``middle``, over each ``MIDDLE_CELL`` of the patches' middles (else an empty
+    array). One direction at a time: the strengths of all eight at once are megabytes a
+    read, out of the processor's cache (described so, a read's patches took a tenth
+    longer)."""
     dx = cv2.filter2D(channel, -1, _ACROSS, borderType=cv2.BORDER_REPLICATE)
     dy = cv2.filter2D(channel, -1, _ACROSS.T, borderType=cv2.BORDER_REPLICATE)
     # no edge across a patch's border (a patch's neighbour in the stack is another patch)
@@ -102,21 +103,30 @@ def _direction_maps(channel: np.ndarray, count: int) -> np.ndarray:
     dy.reshape(count, PATCH, PATCH)[:, [0, -1], :] = 0.0
     strength, angle = cv2.cartToPolar(dx, dy)
     steps = cv2.convertScaleAbs(angle, alpha=256 / (2 * np.pi))
-    maps = np.empty((BINS,) + strength.shape, np.float32)
-    for k in range(BINS):  # written in place: stacking copied them all once more
-        cv2.multiply(cv2.LUT(steps, _TUNING[k]), strength, dst=maps[k])
-    return maps
-
-
-def _blocks(maps: np.ndarray, count: int, cell: int) -> np.ndarray:
-    """Block-normalised histograms of edge directions (``maps``: BINS x count * side x side)
-    over cells ``cell`` pixels wide, as count x ... descriptions."""
-    side = maps.shape[2]
-    cells = side // cell
+    cells, inner = PATCH // CELL, PATCH - 2 * MIDDLE
+    middle_cells = inner // MIDDLE_CELL
     histogram = np.empty((BINS, count * cells, cells), np.float32)
+    middles = np.empty((BINS, count * middle_cells, middle_cells) if middle else (0,),
+                       np.float32)
+    strengths = np.empty_like(strength)
     for k in range(BINS):
+        cv2.multiply(cv2.LUT(steps, _TUNING[k]), strength, dst=strengths)
         # each cell's sum: an area resize averages cell x cell blocks
-        histogram[k] = cv2.resize(maps[k], (cells, count * cells), interpolation=cv2.INTER_AREA)
+        histogram[k] = cv2.resize(strengths, (cells, count * cells),
+                                  interpolation=cv2.INTER_AREA)
+        if middle:
+            inside = strengths.reshape(count, PATCH, PATCH)[:, MIDDLE:PATCH - MIDDLE,
+                                                            MIDDLE:PATCH - MIDDLE]
+            middles[k] = cv2.resize(np.ascontiguousarray(inside).reshape(-1, inner),
+                                    (middle_cells, count * middle_cells),
+                                    interpolation=cv2.INTER_AREA)
+    return histogram, middles
+
+
+def _blocks(histogram: np.ndarray, count: int) -> np.ndarray:
+    """Block-normalised histograms of edge directions (``histogram``: BINS x count * cells x
+    cells, each cell's sums) as count x ... descriptions."""
+    cells = histogram.shape[2]
     histogram = histogram.reshape(BINS, count, cells, cells).transpose(1, 2, 3, 0)
     blocks = np.concatenate([histogram[:, :-1, :-1], histogram[:, 1:, :-1],
                              histogram[:, :-1, 1:], histogram[:, 1:, 1:]], axis=-1)

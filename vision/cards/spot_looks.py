@@ -16,7 +16,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from vision.cards.pose import Pyramid, sample
+from vision.cards.pose import Pyramid, sample_affine
 from vision.cards.spots import Spot
 
 SIDE = 16
@@ -37,8 +37,8 @@ def describe_spots(pyramid: Pyramid, spots: list[Spot]) -> np.ndarray:
     for k, spot in enumerate(spots):
         step = SPAN * spot.size / SIDE
         start = -SPAN * spot.size / 2 + step / 2
-        matrix = np.array([[step, 0, spot.x + start], [0, step, spot.y + start], [0, 0, 1]])
-        squares[k] = sample(pyramid, matrix, SIDE)
+        squares[k] = sample_affine(pyramid, (step, 0.0, spot.x + start,
+                                             0.0, step, spot.y + start), SIDE)
     lab = cv2.cvtColor(squares.reshape(len(spots), SIDE * SIDE, 3),
                        cv2.COLOR_BGR2LAB).astype(np.float32)
     light = lab[..., 0]
