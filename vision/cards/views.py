@@ -228,6 +228,9 @@ def _group(sources: list[Source], deck: Deck, group: list[int], seeds: np.ndarra
     spots = find_spots(seen, deck.palette, first_scale=min(1.0, WORK_SCALE * 2 ** level),
                        coarser=0)
     pyramid = Pyramid(seen)
+    # the spots the spot judge learns from, described at once after the loop: a view's
+    # handful at a time, the description's fixed cost was most of its work
+    described: list[Spot] = []
     for index, (tile, to_tile), origin, (named, shares) in zip(group, drawn, origins, looks):
         to_mosaic = np.array([[1, 0, origin[0]], [0, 1, origin[1]], [0, 0, 1]]) @ to_tile
         mine = [s for s in spots if origin[0] <= s.x < origin[0] + tile.shape[1]
@@ -236,9 +239,8 @@ def _group(sources: list[Source], deck: Deck, group: list[int], seeds: np.ndarra
                                           mine, shown, views)
         others = [s for s in mine if s not in coordinates]
         chosen = coordinates + [others[k] for k in rng.permutation(len(others))[:OTHERS]]
-        if chosen:
-            views.spots.append(describe_spots(pyramid, chosen))
-            views.spots_coordinate += [s in coordinates for s in chosen]
+        described += chosen
+        views.spots_coordinate += [s in coordinates for s in chosen]
         if paired:
             views.pairs.append((len(patches), len(patches) + 1, index))
         else:
@@ -256,6 +258,8 @@ def _group(sources: list[Source], deck: Deck, group: list[int], seeds: np.ndarra
             views.cover_patches.append(sample(pyramid, matrix))
             views.cover_contexts.append(sample(pyramid, wide))
             views.covered.append(share >= COVER_SEEN)
+    if described:
+        views.spots.append(describe_spots(pyramid, described))
     views.patches = np.array(patches, np.uint8).reshape(-1, PATCH, PATCH, 3)
     return views
 
@@ -341,8 +345,9 @@ def _cuts(rng: np.random.Generator, own: np.random.Generator, deck: Deck, source
     cuts.append(turned(patch_matrix(pose, tuple(point), layout.sides[int(rng.integers(2))]),
                         rng.uniform(0, 2 * math.pi)))
     named = []
+    placed = [(_placing(ideal), label) for ideal, label in ideals]
     for matrix in cuts:
-        label = _shown(matrix, ideals, size)
+        label = _shown(matrix, placed, size)
         if label is not None:
             named.append((matrix, label))
     paired = len(named) >= 2 and len(cuts) >= 2 and named[0][0] is cuts[0] and \
@@ -357,15 +362,14 @@ def _both(pose: Pose, layout: Layout, zoom: float = 1.0) -> list[np.ndarray]:
             patch_matrix(pose, (0.0, 1.0), layout.sides[1] * zoom, layout.bottom_turned)]
 
 
-def _shown(matrix: np.ndarray, ideals: list[tuple[np.ndarray, str | None]], size: float
+def _shown(matrix: np.ndarray, ideals: list[tuple[Placing, str | None]], size: float
            ) -> str | None:
-    """What a patch shows, against the coordinates' own patches (``ideals``, named None
-    when half covered): a coordinate's number, ``NOTHING``, or None when it is neither
-    clearly."""
+    """What a patch shows, against the coordinates' own patches (``ideals``, where each
+    lies, named None when half covered): a coordinate's number, ``NOTHING``, or None when it
+    is neither clearly."""
     x, y, angle, scale = _placing(matrix)
     unclear = False
-    for ideal, label in ideals:
-        ix, iy, ideal_angle, ideal_scale = _placing(ideal)
+    for (ix, iy, ideal_angle, ideal_scale), label in ideals:
         off = math.hypot(x - ix, y - iy) / size
         turn = abs((angle - ideal_angle + math.pi) % (2 * math.pi) - math.pi)
         ratio = scale / ideal_scale
@@ -378,9 +382,14 @@ def _shown(matrix: np.ndarray, ideals: list[tuple[np.ndarray, str | None]], size
     return None if unclear else NOTHING
 
 
-def _placing(matrix: np.ndarray) -> tuple[float, float, float, float]:
-    """Where a patch's middle lies, how it is turned and scaled (its matrix's affine part)."""
-    (a, b, c), (d, e, f) = matrix[0], matrix[1]
+Placing = tuple[float, float, float, float]
+"""Where a patch's middle lies (x, y), how it is turned (radians) and scaled."""
+
+
+def _placing(matrix: np.ndarray) -> Placing:
+    """A patch's ``Placing``, from its matrix's affine part (as plain numbers: a deck's
+    views weigh a quarter of a million cuts so)."""
+    (a, b, c), (d, e, f) = matrix[:2].tolist()
     middle = (PATCH - 1) / 2
     return (a * middle + b * middle + c, d * middle + e * middle + f, math.atan2(d, a),
             math.sqrt(abs(a * e - b * d)))
