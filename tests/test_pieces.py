@@ -90,6 +90,16 @@ def test_what_no_ring_can_be_found_in_is_refused_with_what_to_change(shoots):
         find_ring(shoot.start.image, planets, (5.0, 360.0), players)
 
 
+def test_no_ship_is_learned_from_a_patch_of_a_good_part_of_a_boards_size():
+    """Table 9132 lit dimly as its game starts: the gate's dark print shows in the red and the
+    black ships' broad hues as patches of a third of a board. Learned from them, every piece
+    later was measured too small to count, and planets were read as bare where pieces lay;
+    so no colour is learned, and the ring is refused with what to change."""
+    shoot = ring_shoot(9132, 2, 0.3)
+    with pytest.raises(RingNotFound, match="no player's ship"):
+        find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+
+
 def test_a_ring_is_kept_in_the_calibration_file_and_a_damaged_one_is_named(rings, tmp_path):
     ring = rings[SEEDS[0]]
     path = tmp_path / "cal.json"

@@ -58,7 +58,12 @@ a patch of dark table beside the gate, taken for it on bench table 7803: 0.43)."
 SHIPS_A_BOARD = 12.0
 """Around a gate not seen, the planets found are boards only if each is at least this many
 ships large (the boards found on dev tables: 19 to 89 ships; the round art of the boards on
-dev table 8000, a colourful mat, 3)."""
+dev table 8000, a colourful mat, 3). And on any gate, a ship found is one only if a board is
+at least this many times as large: bench table 9132, lit dimly as the game started, showed
+the gate's dark print as a red and a black "ship" of a third of a board each, and every
+piece later, measured against them, was too small to count (its stations and reservations
+read as empty where pieces lay). Bench tables 7300-7329, 9130-9159, 9230-9259 and
+9330-9359: every other ship found (403) was 18 to 163 times smaller than a board."""
 UNSEEN_GATE_REACH = 0.8
 """A gate not seen reaches this share of the way from the planets' middle to the nearest."""
 MIDDLE_STEPS = 6
@@ -353,12 +358,20 @@ def _made(bgr: np.ndarray, scale: float, gate: _Board, ring: list[_Board], plane
         return None
     areas = [float(mask.sum()) for mask in ships.values()]
     named = tuple((name, _box(board.outline / scale)) for name, board in zip(planets, ring))
+    boards = float(np.median([abs(cv2.contourArea(np.float32(c))) for _, c in named]))
     outline, doubt = _hull(gate.outline / scale), 0.0
     if not gate.seen:
-        boards = np.median([abs(cv2.contourArea(np.float32(c))) for _, c in named])
         if boards < SHIPS_A_BOARD * np.median(areas):
             return None
         outline, doubt = _as_far_as_the_ships(gate, scale, ships)
+    # a "ship" of a good part of a board's size is the gate's own print taken for one (in a
+    # dim light): that colour is not learned from it, and its pieces are not read
+    ships = {player: mask for player, mask in ships.items()
+             if SHIPS_A_BOARD * float(mask.sum()) <= boards}
+    colours = {player: colour for player, colour in colours.items() if player in ships}
+    if not colours:
+        return None
+    areas = [float(mask.sum()) for mask in ships.values()]
     return Ring((width, height), outline, named, colours, float(np.median(areas)),
                 _without(bgr, ships), tuple(p for p in players if p not in colours),
                 _ship_shape(ships), doubt)
