@@ -113,8 +113,8 @@ class Spot:
         """Its extent along the direction to the point ``towards`` (image pixels): a camera's
         slant shortens a card's two coordinates' distance apart along the card, and each
         coordinate's extent along it alike, not its longest axis. ``size`` where the spot
-        has no spread, or the point is its centre. (``extents_along``'s sum for one spot,
-        in plain numbers: teaching's views ask it tens of thousands of times.)"""
+        has no spread, or the point is its centre. (``extents_along`` for one spot, in plain
+        numbers: teaching's views ask it tens of thousands of times.)"""
         dx, dy = towards[0] - self.x, towards[1] - self.y
         length = math.hypot(dx, dy)
         if not any(self.spread) or length <= 0:

@@ -146,7 +146,8 @@ class Views:
     pairs: list[tuple[int, int, int]]
     """For each view whose coordinates were found: its two patches and its source."""
     spots: list[np.ndarray]
-    """Descriptions (``spot_looks``) of spots the finder found in the views ..."""
+    """Descriptions (``spot_looks``) of spots the finder found in the views, a block of rows
+    for each group of views ..."""
     spots_coordinate: list[bool]
     """... and whether each is a coordinate's."""
     cover_patches: list[np.ndarray] = field(default_factory=list)
@@ -362,6 +363,10 @@ def _both(pose: Pose, layout: Layout, zoom: float = 1.0) -> list[np.ndarray]:
             patch_matrix(pose, (0.0, 1.0), layout.sides[1] * zoom, layout.bottom_turned)]
 
 
+Placing = tuple[float, float, float, float]
+"""Where a patch's middle lies (x, y), how it is turned (radians) and scaled."""
+
+
 def _shown(matrix: np.ndarray, ideals: list[tuple[Placing, str | None]], size: float
            ) -> str | None:
     """What a patch shows, against the coordinates' own patches (``ideals``, where each
@@ -380,10 +385,6 @@ def _shown(matrix: np.ndarray, ideals: list[tuple[Placing, str | None]], size: f
                 NOT_SHOWN[2] < ratio < NOT_SHOWN[3]:
             unclear = True
     return None if unclear else NOTHING
-
-
-Placing = tuple[float, float, float, float]
-"""Where a patch's middle lies (x, y), how it is turned (radians) and scaled."""
 
 
 def _placing(matrix: np.ndarray) -> Placing:
