@@ -16,12 +16,10 @@ named surely, the ring style's 96.9 -> 99.1 %.)
 
 from __future__ import annotations
 
-import os
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
 import cv2
 
+from vision.cards.cores import side_by_side
 from vision.cards.pose import PATCH
 
 CELL = 4
@@ -61,8 +59,7 @@ def describe(patches: np.ndarray) -> np.ndarray:
 
         def chunk(start: int) -> None:
             described[start:start + CHUNK] = describe(patches[start:start + CHUNK])
-        with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
-            list(pool.map(chunk, range(0, count, CHUNK)))
+        side_by_side(chunk, range(0, count, CHUNK))
         return described
     # the patches one under another, as one image: OpenCV's per-pixel work is fastest so
     wide = np.ascontiguousarray(patches).reshape(count, PATCH * PATCH, 3)

@@ -22,17 +22,16 @@
 from __future__ import annotations
 
 import math
-import os
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from typing import TypeVar
 
 import cv2
 import numpy as np
 
 from companion.rules import Card, Refusal
 from vision.cards.classifier import Classifier, Committee
+from vision.cards.cores import side_by_side
 from vision.cards.features import cover_looks, describe
 from vision.cards.model import COVER_LABELS, LABELS, SPOT_LABELS, CardModel
 from vision.cards.palette import Palette, settled
@@ -151,10 +150,10 @@ def teach(photos: list[TeachingPhoto], seed: int = 0) -> Taught:
     # it)
     cards = _alike(_card_quad(photo.image) for photo in photos)
     palette = Palette.plain()
-    first = _side_by_side(lambda photo: find_spots(photo.image, palette,
+    first = side_by_side(lambda photo: find_spots(photo.image, palette,
                                                    hue=TEACHING_HUES[0]), photos)
     palette = _inks(_coordinates(photos, first, cards, []), palette)
-    spots = _side_by_side(lambda photo: find_spots(photo.image, palette,
+    spots = side_by_side(lambda photo: find_spots(photo.image, palette,
                                                    hue=TEACHING_HUES[1]), photos)
     unsettled: dict[int, _Unsettled] = {}
     found = _coordinates(photos, spots, cards, skipped, unsettled)
@@ -845,21 +844,10 @@ def _checked(found: list[_Found], model: CardModel, seed: int
     for index in views.missed:
         right.setdefault(found[index].photo.card.code, []).append(False)
     weak = {code for code, results in right.items() if np.mean(results) < CHECK_PASS}
-    reads = _side_by_side(lambda f: read_cards(f.photo.image, model), found)
+    reads = side_by_side(lambda f: read_cards(f.photo.image, model), found)
     weak |= {f.photo.card.code for f, read in zip(found, reads)
              if not any(r.card is not None and r.card.code == f.photo.card.code for r in read)}
     return tuple(sorted(weak)), tuple(sorted(alike))
-
-
-_Item = TypeVar("_Item")
-_Result = TypeVar("_Result")
-
-
-def _side_by_side(work: Callable[[_Item], _Result], items: list[_Item]) -> list[_Result]:
-    """``work`` done on each item, one a core: the work on a photo (its spots found, its
-    card read) is mostly OpenCV's, which lets go of the interpreter."""
-    with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
-        return list(pool.map(work, items))
 
 
 def _code_of(top: np.ndarray, bottom: np.ndarray, card: Card, model: CardModel) -> str | None:

@@ -20,14 +20,13 @@ teaching within seconds.
 from __future__ import annotations
 
 import math
-import os
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 import cv2
 import numpy as np
 
+from vision.cards.cores import side_by_side
 from vision.cards.palette import Palette
 from vision.cards.pose import (MAX_ZOOM_OUT, PATCH, Pose, Pyramid, patch_matrix, sample,
                                turned)
@@ -182,9 +181,8 @@ def make_views(sources: list[Source], deck: Deck, per_source: int, seed: int,
     rng.shuffle(order)
     groups = [order[start:start + GROUP] for start in range(0, len(order), GROUP)]
     seeds = rng.integers(0, 2 ** 63, size=(len(groups), 2))
-    with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
-        made = list(pool.map(lambda k: _group(sources, deck, groups[k], seeds[k], smallest,
-                                               covered, banded), range(len(groups))))
+    made = side_by_side(lambda k: _group(sources, deck, groups[k], seeds[k], smallest,
+                                         covered, banded), range(len(groups)))
     views = Views(np.zeros((0, PATCH, PATCH, 3), np.uint8), [], [], [], [], [], [])
     patches: list[np.ndarray] = []
     for part in made:
