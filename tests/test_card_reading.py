@@ -27,6 +27,7 @@ from tests.scenes import (DECK, card_edge_over, card_table, coordinate_middles,
                           read_card_table)
 from vision.cards import CardModel, Taught, TeachingError, TeachingPhoto, read_cards, teach
 from vision.cards.classifier import MEMBERS, Classifier, Committee
+from vision.cards.features import CHUNK, describe
 from vision.cards.palette import Palette
 from vision.cards.pose import Pose, Pyramid, patch_matrix, sample
 from vision.cards import reader
@@ -199,17 +200,31 @@ def test_a_spot_inside_a_ring_of_another_ink_leaves_the_cards_colour_unclear():
     (starfield table 1582, measured: the ring 33 px across with 808 px of ink, the fill 26 px
     with 75): a pair of that spot is unsure, whatever it reads. The ring itself, inside the
     card's whole sky (a spot far larger than a coordinate), and spots of one ink, are not."""
+    sizes = (0.6, 0.6)  # the starfield deck's coordinates, as parts of their distance apart
     ring = Spot(1011.0, 568.0, 33.0, "G", 808.0)
     fill = Spot(1010.0, 563.0, 25.6, "B", 75.0)
     partner = Spot(1042.0, 610.0, 32.6, "O", 772.0)
     sky = Spot(1013.0, 572.0, 115.5, "B", 2557.0)
     spots = [ring, fill, partner, sky]
-    assert reader._ringed(spots, (1, 2))  # the fill and the orange 3: B?/O3
-    assert not reader._ringed(spots, (0, 2))  # the ring and the orange 3: G?/O3
+    assert reader._ringed(spots, (1, 2), sizes)  # the fill and the orange 3: B?/O3
+    assert not reader._ringed(spots, (0, 2), sizes)  # the ring and the orange 3: G?/O3
     same = [replace(ring, colour="B"), fill, partner]
-    assert not reader._ringed(same, (1, 2))  # a blue number inside its own blue ring
+    assert not reader._ringed(same, (1, 2), sizes)  # a blue number inside its own blue ring
     beside = [ring, replace(fill, x=ring.x + ring.size), partner]
-    assert not reader._ringed(beside, (1, 2))
+    assert not reader._ringed(beside, (1, 2), sizes)
+
+
+def test_a_frame_far_larger_than_a_coordinate_leaves_its_ink_plain():
+    """Own full-bleed deck, a card read alone: a lime frame round the orange ? panel is found
+    as a green spot round the ?, 2.5 times the size the deck prints a coordinate at their
+    distance apart. No coordinate is so large, so the ? is orange for sure (B4/O? was left
+    unsure); the same frame at a coordinate's size could be the coordinate, and is not."""
+    sizes = (0.166, 0.168)  # the full-bleed deck's
+    top = Spot(128.0, 80.0, 28.0, "B", 188.0)
+    question = Spot(138.0, 212.0, 33.5, "O", 136.0)
+    frame = Spot(138.0, 225.0, 54.6, "G", 364.0)
+    assert not reader._ringed([top, question, frame], (0, 1), sizes)
+    assert reader._ringed([top, question, frame], (0, 1), (0.166, 0.35))
 
 
 def test_a_card_whose_ring_holds_a_spot_of_another_ink_is_never_read_as_that_ink():
@@ -529,6 +544,21 @@ def test_a_line_of_the_cards_art_passing_beside_a_coordinate_is_no_cover():
         cards = [r.card for r in read_cards(half, model) if r.card is not None]
         assert all(card == photo.card for card in cards), (photo.card, cards)
     assert read == len(photos)
+
+
+def test_patches_described_on_two_cores_are_described_as_on_one():
+    """Teaching describes its tens of thousands of patches a chunk a core: each patch must be
+    described exactly as when described alone, or the same photos teach a different reader
+    each time (a chroma worked out by ``cv2.magnitude`` came out otherwise for a few pixels
+    of some threads' chunks)."""
+    rng = np.random.default_rng(5)
+    count = 2 * CHUNK + 500
+    noise = rng.integers(0, 256, (count * reader.PATCH, reader.PATCH, 3), dtype=np.uint8)
+    patches = cv2.GaussianBlur(noise, (5, 5), 1.5).reshape(count, reader.PATCH, reader.PATCH, 3)
+    one_by_one = np.concatenate([describe(patches[start:start + CHUNK])
+                                 for start in range(0, count, CHUNK)])
+    for _ in range(3):
+        assert np.array_equal(describe(patches), one_by_one)
 
 
 def test_a_network_survives_its_stored_form_and_tells_apart_what_it_was_shown():

@@ -65,8 +65,7 @@ def describe(patches: np.ndarray) -> np.ndarray:
     wide = np.ascontiguousarray(patches).reshape(count, PATCH * PATCH, 3)
     light, red, blue = cv2.split(cv2.cvtColor(wide, cv2.COLOR_BGR2YCrCb))
     light = light.astype(np.float32).reshape(count * PATCH, PATCH)
-    colour = cv2.magnitude(red.astype(np.float32) - 128.0,
-                           blue.astype(np.float32) - 128.0).reshape(count * PATCH, PATCH)
+    colour = np.take(_CHROMA, (red.astype(np.uint16) << 8) | blue).reshape(count * PATCH, PATCH)
     light_cells, middle_cells = _histograms(light, count, middle=True)
     colour_cells, _ = _histograms(colour, count, middle=False)
     return np.concatenate([_blocks(light_cells, count), _blocks(colour_cells, count),
@@ -82,6 +81,13 @@ def _tuning() -> np.ndarray:
 
 
 _TUNING = _tuning()
+_CHROMA = np.hypot(*np.meshgrid(np.arange(256.0) - 128, np.arange(256.0) - 128,
+                                indexing="ij")).astype(np.float32).ravel()
+"""How coloured each (Cr, Cb) byte pair is (index Cr * 256 + Cb): looked up, a pixel's colour
+is the same in whichever thread it is worked out. ``cv2.magnitude`` rounds a few pixels
+otherwise in a thread whose arrays lie otherwise in memory, and teaching, describing its
+patches on two cores, taught a deck differently each time (its reads with it: own starfield
+deck, 98.1 to 99.4 % of the same tables from the same photos)."""
 _ACROSS = np.array([[-1.0, 0.0, 1.0]], np.float32)
 
 
