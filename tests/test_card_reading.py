@@ -218,7 +218,8 @@ def test_a_frame_far_larger_than_a_coordinate_leaves_its_ink_plain():
     """Own full-bleed deck, a card read alone: a lime frame round the orange ? panel is found
     as a green spot round the ?, 2.5 times the size the deck prints a coordinate at their
     distance apart. No coordinate is so large, so the ? is orange for sure (B4/O? was left
-    unsure); the same frame at a coordinate's size could be the coordinate, and is not."""
+    unsure). Had the deck printed its bottom coordinates that large, the frame could be the
+    coordinate, and which ink is the card's would not be clear."""
     sizes = (0.166, 0.168)  # the full-bleed deck's
     top = Spot(128.0, 80.0, 28.0, "B", 188.0)
     question = Spot(138.0, 212.0, 33.5, "O", 136.0)
