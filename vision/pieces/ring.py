@@ -356,15 +356,15 @@ def _made(bgr: np.ndarray, scale: float, gate: _Board, ring: list[_Board], plane
     colours, ships = learn_colours(lab_of(bgr), gate_mask, players)
     if not colours:
         return None
-    areas = [float(mask.sum()) for mask in ships.values()]
+    areas = {player: float(mask.sum()) for player, mask in ships.items()}
     named = tuple((name, _box(board.outline / scale)) for name, board in zip(planets, ring))
     boards = float(np.median([abs(cv2.contourArea(np.float32(c))) for _, c in named]))
-    if not gate.seen and boards < SHIPS_A_BOARD * np.median(areas):
+    if not gate.seen and boards < SHIPS_A_BOARD * np.median(list(areas.values())):
         return None  # around a gate not seen, "boards" this small are a mat's round art
     # a "ship" of a good part of a board's size is the gate's own print taken for one (in a
     # dim light): that colour is not learned from it, and its pieces are not read
     ships = {player: mask for player, mask in ships.items()
-             if SHIPS_A_BOARD * float(mask.sum()) <= boards}
+             if SHIPS_A_BOARD * areas[player] <= boards}
     colours = {player: colour for player, colour in colours.items() if player in ships}
     if not colours:
         return None
@@ -372,7 +372,7 @@ def _made(bgr: np.ndarray, scale: float, gate: _Board, ring: list[_Board], plane
     if not gate.seen:
         outline, doubt = _as_far_as_the_ships(gate, scale, ships)
     return Ring((width, height), outline, named, colours,
-                float(np.median([float(mask.sum()) for mask in ships.values()])),
+                float(np.median([areas[player] for player in ships])),
                 _without(bgr, ships), tuple(p for p in players if p not in colours),
                 _ship_shape(ships), doubt)
 
