@@ -547,6 +547,55 @@ def test_a_line_of_the_cards_art_passing_beside_a_coordinate_is_no_cover():
     assert read == len(photos)
 
 
+def test_a_card_another_frame_at_its_place_reads_otherwise_is_unsure():
+    """Another card's edge across a coordinate cuts its number: a frame set on what is left
+    of its badge may read another number surely, while the frame on its whole spot leans to
+    the card's own, unsure. Two such views of the full-bleed deck were read wrongly (B1/O3
+    as B1/O2 under a dark card's edge, B2/G4 as B2/G1 under a pale one); one card read two
+    ways is unsure."""
+    model = taught("fullbleed").model
+    photos = teaching_photos(DECKS["fullbleed"])[::2]
+    for code, turn, past in (("B1/O3", 1, 0.55), ("B2/G4", 0, 0.05)):
+        n = next(k for k, photo in enumerate(photos) if photo.card.code == code)
+        seen = next(r for r in read_cards(photos[n].image, model) if r.card == photos[n].card)
+        _, bottom, radius = coordinate_middles(model, seen.corners)
+        face = ((200, 200, 205), (60, 60, 70), (90, 140, 200))[(n + turn) % 3]
+        covered = card_edge_over(photos[n].image, bottom, radius,
+                                 2 * np.pi * (turn + 0.37 * n) / 3, past, face)
+        cards = [r.card for r in read_cards(covered, model) if r.card is not None]
+        assert all(card == photos[n].card for card in cards), (code, cards)
+
+
+def test_a_read_is_unsure_where_a_frame_at_its_place_leans_to_another_number_of_its_inks():
+    """A read from a frame not on two plain coordinates' spots (a piece of a badge, a spot
+    sought) is unsure where another frame at its place, of its inks, finds another code
+    likeliest, if too unsure to read it."""
+    corners = np.array([[0, 0], [100, 0], [100, 150], [0, 150]], float)
+    longer = np.array([[0, 0], [100, 0], [104, 165], [4, 165]], float)
+    elsewhere = corners + 60
+    card = Card.parse("G2/O1")
+    mine = reader._Read(reader.CardRead(card, 0.988, corners), 0.9, 0.988, "G2/O1")
+
+    def leaning(code: str, best: float, place: np.ndarray) -> reader._Read:
+        return reader._Read(reader.CardRead(None, best, place, "it could be"), 0.8, best, code)
+    unsure = reader._against_rivals(mine, [mine, leaning("G2/O3", 0.566, longer)])
+    assert unsure is not None and unsure.card is None
+    assert unsure.reason == "it could be G2/O1 or G2/O3"
+    for other in (leaning("G2/O3", 0.45, longer),  # too unsure to lean
+                  leaning("G2/O3", 0.9, elsewhere),  # another card's place
+                  leaning("B2/O3", 0.9, longer),  # other inks: the ink checks weigh those
+                  leaning("G2/O1", 0.7, longer)):  # its own code
+        assert reader._against_rivals(mine, [mine, other]) == mine.read, other
+    # a frame on two spots plainly coordinates' is the card's own: one set on a piece of
+    # another print of its ink near it may lean as it likes
+    plain = replace(mine, plain_spots=True)
+    assert reader._against_rivals(plain, [plain, leaning("G2/O3", 0.566, longer)]) == mine.read
+    # nor does a read all but certain
+    certain = reader._Read(reader.CardRead(card, 0.995, corners), 0.9, 0.995, "G2/O1")
+    assert reader._against_rivals(certain, [certain, leaning("G2/O3", 0.566, longer)]) == \
+        certain.read
+
+
 def test_patches_described_on_two_cores_are_described_as_on_one():
     """Teaching describes its tens of thousands of patches a chunk a core: each patch must be
     described exactly as when described alone, or the same photos teach a different reader
