@@ -11,8 +11,28 @@ import numpy as np
 SURFACES = ("felt", "wood", "laminate", "cloth", "playmat")
 
 
+KEPT = 4
+"""Table tops kept once drawn: a demo table's frames draw the same one (its kind, size and
+seed) for each event, at a thirtieth of a second of numpy noise each time."""
+_kept: dict[tuple, tuple[np.ndarray, tuple]] = {}
+
+
 def surface(kind: str, size: tuple[int, int], rng: random.Random) -> np.ndarray:
-    """A BGR table top of ``size`` (width, height) pixels."""
+    """A BGR table top of ``size`` (width, height) pixels; ``rng`` is left as drawing it
+    leaves it, whether it is drawn or one drawn before is copied (``KEPT``)."""
+    key = (kind, size, rng.getstate())
+    kept = _kept.get(key)
+    if kept is None:
+        kept = (_drawn(kind, size, rng), rng.getstate())
+        if len(_kept) >= KEPT:
+            _kept.pop(next(iter(_kept)))
+        _kept[key] = kept
+    else:
+        rng.setstate(kept[1])
+    return kept[0].copy()
+
+
+def _drawn(kind: str, size: tuple[int, int], rng: random.Random) -> np.ndarray:
     w, h = size
     noise = np.random.default_rng(rng.randrange(2**32))
     if kind == "felt":

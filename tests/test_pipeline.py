@@ -190,3 +190,22 @@ def test_a_marker_search_waits_for_a_frame_that_reads_no_window_but_not_for_long
         assert (reads[at] == 0 and gap >= 3) or gap == 6, (searched, reads)
     assert any(reads[at] == 1 for at in searched[1:])  # it did not wait for ever
     assert list(gaps[-5:]) == [3] * 5  # a still table: every third frame
+
+
+def test_a_table_top_kept_for_the_next_frame_is_the_one_drawn_and_its_seed_goes_on_alike():
+    """The demo draws its table top once for all its frames: copied, it is what drawing it
+    again gives, a copy a frame pastes cards on leaves the kept one as it was, and the seed's
+    stream goes on from where drawing it leaves it (so the frame's faults are as before)."""
+    import random
+    from synthetic import surfaces
+    for kind in surfaces.SURFACES:
+        drawn_rng = random.Random(7)
+        drawn = surfaces._drawn(kind, (320, 200), drawn_rng)
+        streams = []
+        for _ in range(3):
+            rng = random.Random(7)
+            top = surfaces.surface(kind, (320, 200), rng)
+            assert np.array_equal(top, drawn), kind
+            top[:] = 0  # a frame's cards pasted on its copy
+            streams.append(rng.random())
+        assert streams == [drawn_rng.random()] * 3, kind
