@@ -773,10 +773,9 @@ def _against_rivals(mine: _Read, reads: list[_Read]) -> CardRead | None:
 LEANING = 0.5
 """A card read from one pair of spots is unsure where another pair at its place, of its
 inks, finds another code likeliest, at least this likely, though too little to be read:
-where its frame lies decides what a coordinate shows (another card's edge across it, the
-number cut by a card of its badge's colour: an orange 3 whose upper half such a card hid
-was read as 1 from the piece of its badge left, 0.988, while the badge's whole spot read
-"3 or 2", 0.566)."""
+where its frame lies decides what a coordinate shows (another card's edge across it: an
+orange 3 half hidden by a card of its badge's colour was read as 1, 0.988, from a frame
+sought on the orange of both, while a frame on what showed of the 3 read "3 or 2", 0.566)."""
 LEANED_SURE = 0.99
 """... unless it is read at least this surely, or from two spots plainly coordinates'
 (``PLAIN_SPOT``). Frames on pieces of art and of coordinates lean otherwise often: on the own
