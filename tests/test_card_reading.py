@@ -26,6 +26,7 @@ from synthetic.teaching import DEMO_DECK, demo_model, teach_deck, teaching_photo
 from tests.scenes import (DECK, card_edge_over, card_table, coordinate_middles,
                           read_card_table)
 from vision.cards import CardModel, Taught, TeachingError, TeachingPhoto, read_cards, teach
+from vision.cards import classifier
 from vision.cards.classifier import MEMBERS, Classifier, Committee
 from vision.cards.features import CHUNK, describe
 from vision.cards.palette import Palette
@@ -231,10 +232,15 @@ def test_a_frame_far_larger_than_a_coordinate_leaves_its_ink_plain():
 def test_a_card_whose_ring_holds_a_spot_of_another_ink_is_never_read_as_that_ink():
     """Starfield table 1582, a chip on a card: G4/O3's green ring holds the navy sky, found
     as a blue spot; its pair with the orange 3 was read B4/O3 (0.9996), and the card's own
-    pair left unsure, its ring's patch showing more sky than ring."""
+    pair left unsure, its ring's patch showing more sky than ring. The deck is taught from
+    a third of its photos, the table's codes and B4/O3 among them: in half the time of the
+    whole deck, it reads B4/O3 there too with the rule left out."""
     table = card_table(DECKS["starfield"], 1582, chipped=1.0)
-    assert "G4/O3" in {t.label for t in table.readable}
-    assert read_card_table(table, taught("starfield").model)[2] == []
+    shown = {t.label for t in table.readable}
+    assert "G4/O3" in shown
+    photos = [photo for k, photo in enumerate(teaching_photos(DECKS["starfield"]))
+              if k % 3 == 0 or photo.card.code in shown | {"B4/O3"}]
+    assert read_card_table(table, teach(photos).model)[2] == []
 
 
 def test_teaching_says_which_codes_to_photograph_again():
@@ -635,6 +641,25 @@ def test_a_network_survives_its_stored_form_and_tells_apart_what_it_was_shown():
     assert np.allclose(alone.probabilities(held), again.probabilities(held))
     with pytest.raises(ValueError, match="short list"):
         Committee.from_json({"members": []})
+
+
+def test_a_network_learns_from_half_its_commonest_label_each_epoch_as_from_all():
+    """Each epoch learns from every row of the rarer labels and a new half of the commonest
+    (a deck's "nothing"), those counting twice: a patch that is "nothing" 7 times in 10 is
+    still named so at 0.7 (at 0.54 with those rows counted once)."""
+    rng = np.random.default_rng(3)
+    plain = rng.normal(0, 1, (12000, 8)) + 3  # always "nothing"
+    unclear = rng.normal(0, 1, (8000, 8)) - 3  # "nothing" 7 times in 10
+    x = np.concatenate([plain, unclear]).astype(np.float32)
+    y = np.concatenate([np.zeros(12000, int), (rng.random(8000) < 0.3).astype(int)])
+    rows = classifier._epoch_rows(y, classifier._commonest(y, 2), rng)
+    assert len(set(rows.tolist())) == len(rows)
+    assert sorted(rows[y[rows] == 1]) == list(np.flatnonzero(y == 1))
+    assert (y[rows] == 0).sum() == (y == 0).sum() // 2
+    assert len(classifier._epoch_rows(y[:12000], -1, rng)) == 12000  # none commonest: all
+    network = Classifier.fit(x, y, ("nothing", "a"), seed=2)
+    new = (rng.normal(0, 1, (2000, 8)) - 3).astype(np.float32)
+    assert abs(network.probabilities(new)[:, 0].mean() - 0.7) < 0.05
 
 
 def test_a_photo_with_no_cards_and_a_tiny_or_grey_image_read_as_nothing():
