@@ -841,19 +841,21 @@ def _same_place(one: np.ndarray, other: np.ndarray) -> bool:
 
 def _one_place(one: np.ndarray, other: np.ndarray) -> bool:
     """Whether two reads' cards overlap by ``ONE_PLACE`` of the larger."""
-    mine, theirs = one.astype(np.float32), other.astype(np.float32)
-    overlap, _ = cv2.intersectConvexConvex(mine, theirs)
-    larger = max(abs(cv2.contourArea(mine)), abs(cv2.contourArea(theirs)), 1e-6)
-    return overlap >= ONE_PLACE * larger
+    overlap, first, second = _overlap(one, other)
+    return overlap >= ONE_PLACE * max(first, second, 1e-6)
 
 
 def _claimed(read: CardRead, others: list[CardRead]) -> bool:
     """Whether another read's card lies mostly on this one's."""
-    mine = read.corners.astype(np.float32)
-    area = abs(cv2.contourArea(mine))
     for other in others:
-        theirs = other.corners.astype(np.float32)
-        overlap, _ = cv2.intersectConvexConvex(mine, theirs)
-        if overlap > SAME_CARD * max(min(area, abs(cv2.contourArea(theirs))), 1e-6):
+        overlap, mine, theirs = _overlap(read.corners, other.corners)
+        if overlap > SAME_CARD * max(min(mine, theirs), 1e-6):
             return True
     return False
+
+
+def _overlap(one: np.ndarray, other: np.ndarray) -> tuple[float, float, float]:
+    """The area two cards' quadrilaterals share, and each one's area."""
+    first, second = one.astype(np.float32), other.astype(np.float32)
+    shared, _ = cv2.intersectConvexConvex(first, second)
+    return float(shared), abs(cv2.contourArea(first)), abs(cv2.contourArea(second))
