@@ -129,16 +129,19 @@ def layout_problems(window: Widget, scale: float = 1.0) -> list[str]:
     problems = []
     rects = {}
     parts = []
+    lineages = {}
     for widget in _visible_parts(top):
         rect = window_rect(widget)
-        for scroller in (a for a in _ancestors(widget) if isinstance(a, ScrollView)):
+        chain = _ancestors(widget)
+        for scroller in (a for a in chain if isinstance(a, ScrollView)):
             rect = _clip(rect, window_rect(scroller))  # what a scroll view holds shows inside it
         if rect is not None:
             rects[id(widget)] = rect
+            lineages[id(widget)] = chain
             parts.append(widget)
     for widget in parts:
         rect = rects[id(widget)]
-        chain = _ancestors(widget)
+        chain = lineages[id(widget)]
         if not _inside(rect, screen):
             problems.append(f"{_name(widget)} is cut by the window")
         for ancestor in chain:
@@ -172,10 +175,10 @@ def layout_problems(window: Widget, scale: float = 1.0) -> list[str]:
             if min(widget.width, widget.height) < TOUCH - SLACK:
                 problems.append(f"{_name(widget)} is a touch target of "
                                 f"{widget.width:.0f}x{widget.height:.0f}, under {TOUCH} px")
+    kin = {key: set(map(id, chain)) for key, chain in lineages.items()}
     for i, a in enumerate(parts):
-        lineage = set(map(id, _ancestors(a)))
         for b in parts[i + 1:]:
-            if id(b) in lineage or id(a) in set(map(id, _ancestors(b))):
+            if id(b) in kin[id(a)] or id(a) in kin[id(b)]:
                 continue
             if _overlap(rects[id(a)], rects[id(b)]):
                 problems.append(f"{_name(a)} overlaps {_name(b)}")
