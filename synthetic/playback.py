@@ -29,6 +29,10 @@ from synthetic.scene import Degradation, Frame, Scene, Thing, Truth, View, rende
 STICKER_MM = 25.0
 UNDO_DEPTH = 16
 """How many past tables are kept for undos (a record undoes a few actions at most)."""
+HAND_BLUR = 9
+HAND_BLUR_REACH = 40
+"""A hand's soft edge (the blur's sigma, px), and how far past the blob its kernel reaches
+at the least (37 px for this sigma: OpenCV's kernel is eight sigmas wide)."""
 
 
 @dataclass(frozen=True)
@@ -207,13 +211,20 @@ class TablePlayback:
         out = image
         if hand:  # a hand reaching over the table: a soft skin-coloured blob
             h, w = image.shape[:2]
-            mask = np.zeros((h, w), np.float32)
             center = (int(self._rng.uniform(0.2, 0.8) * w), int(self._rng.uniform(0.2, 0.8) * h))
-            cv2.ellipse(mask, center, (w // 8, h // 5), self._rng.uniform(0, 180), 0, 360, 1.0,
-                        -1)
-            mask = cv2.GaussianBlur(mask, (0, 0), 9)[:, :, None]
+            axes = (w // 8, h // 5)
+            # drawn and blurred within the blob's reach only (the blur's kernel beyond it):
+            # the same pixels as over the whole frame, at a seventh of the work
+            reach = max(axes) + HAND_BLUR_REACH
+            x0, y0 = max(0, center[0] - reach), max(0, center[1] - reach)
+            x1, y1 = min(w, center[0] + reach + 1), min(h, center[1] + reach + 1)
+            mask = np.zeros((y1 - y0, x1 - x0), np.float32)
+            cv2.ellipse(mask, (center[0] - x0, center[1] - y0), axes,
+                        self._rng.uniform(0, 180), 0, 360, 1.0, -1)
+            mask = cv2.GaussianBlur(mask, (0, 0), HAND_BLUR)[:, :, None]
             skin = np.array([120, 150, 200], np.float32)
-            out = (image * (1 - mask) + skin * mask).astype(np.uint8)
+            out = image.copy()
+            out[y0:y1, x0:x1] = (image[y0:y1, x0:x1] * (1 - mask) + skin * mask).astype(np.uint8)
         if self.noise:
             out = cv2.add(out.astype(np.int16), self._noise_for(out.shape).astype(np.int16),
                           dtype=cv2.CV_16S).clip(0, 255).astype(np.uint8)

@@ -209,3 +209,27 @@ def test_a_table_top_kept_for_the_next_frame_is_the_one_drawn_and_its_seed_goes_
             top[:] = 0  # a frame's cards pasted on its copy
             streams.append(rng.random())
         assert streams == [drawn_rng.random()] * 3, kind
+
+
+def test_a_hand_drawn_within_its_reach_is_the_hand_drawn_over_the_whole_frame():
+    """The demo draws and blurs a hand's blob only where it reaches: every pixel of the frame
+    is as when the blob is drawn and blurred over all of it (near the frame's edges too)."""
+    import random
+    import cv2
+    game = simulate(4, 2)
+    playback = TablePlayback(game.setup, game.events[:1], seed=3, noise=0.0, jpeg=None)
+    image = np.random.default_rng(1).integers(0, 256, (720, 1280, 3), np.uint8)
+    for size in ((1280, 720), (640, 480), (200, 300)):
+        frame = cv2.resize(image, size)
+        for seed in range(25):
+            playback._rng = random.Random(seed)
+            drawn = playback._finish(frame, hand=True)
+            rng = random.Random(seed)
+            h, w = frame.shape[:2]
+            mask = np.zeros((h, w), np.float32)
+            centre = (int(rng.uniform(0.2, 0.8) * w), int(rng.uniform(0.2, 0.8) * h))
+            cv2.ellipse(mask, centre, (w // 8, h // 5), rng.uniform(0, 180), 0, 360, 1.0, -1)
+            mask = cv2.GaussianBlur(mask, (0, 0), 9)[:, :, None]
+            whole = (frame * (1 - mask) + np.array([120, 150, 200], np.float32) * mask)
+            assert np.array_equal(drawn, whole.astype(np.uint8)), (size, seed)
+            assert not np.array_equal(drawn, frame)
