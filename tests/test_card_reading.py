@@ -26,7 +26,6 @@ from synthetic.teaching import DEMO_DECK, demo_model, teach_deck, teaching_photo
 from tests.scenes import (DECK, card_edge_over, card_table, coordinate_middles,
                           read_card_table)
 from vision.cards import CardModel, Taught, TeachingError, TeachingPhoto, read_cards, teach
-from vision.cards import classifier
 from vision.cards.classifier import MEMBERS, Classifier, Committee
 from vision.cards.features import CHUNK, describe
 from vision.cards.palette import Palette
@@ -641,25 +640,6 @@ def test_a_network_survives_its_stored_form_and_tells_apart_what_it_was_shown():
     assert np.allclose(alone.probabilities(held), again.probabilities(held))
     with pytest.raises(ValueError, match="short list"):
         Committee.from_json({"members": []})
-
-
-def test_a_network_learns_from_half_its_commonest_label_each_epoch_as_from_all():
-    """Each epoch learns from every row of the rarer labels and a new half of the commonest
-    (a deck's "nothing"), those counting twice: a patch that is "nothing" 7 times in 10 is
-    still named so at 0.7 (at 0.54 with those rows counted once)."""
-    rng = np.random.default_rng(3)
-    plain = rng.normal(0, 1, (12000, 8)) + 3  # always "nothing"
-    unclear = rng.normal(0, 1, (8000, 8)) - 3  # "nothing" 7 times in 10
-    x = np.concatenate([plain, unclear]).astype(np.float32)
-    y = np.concatenate([np.zeros(12000, int), (rng.random(8000) < 0.3).astype(int)])
-    rows = classifier._epoch_rows(y, classifier._commonest(y, 2), rng)
-    assert len(set(rows.tolist())) == len(rows)
-    assert sorted(rows[y[rows] == 1]) == list(np.flatnonzero(y == 1))
-    assert (y[rows] == 0).sum() == (y == 0).sum() // 2
-    assert len(classifier._epoch_rows(y[:12000], -1, rng)) == 12000  # none commonest: all
-    network = Classifier.fit(x, y, ("nothing", "a"), seed=2)
-    new = (rng.normal(0, 1, (2000, 8)) - 3).astype(np.float32)
-    assert abs(network.probabilities(new)[:, 0].mean() - 0.7) < 0.05
 
 
 def test_a_photo_with_no_cards_and_a_tiny_or_grey_image_read_as_nothing():

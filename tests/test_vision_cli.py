@@ -93,7 +93,7 @@ def test_calibrate_table_then_scan_with_it(images, tmp_path):
 
 
 CODES = sorted({card.code for card in load_box().deck})[::6]
-"""Twenty of the deck's sixty codes."""
+"""Ten of the deck's sixty codes."""
 
 
 def test_calibrate_cards_teaches_a_deck_and_adds_to_an_existing_file(images, tmp_path):
