@@ -81,7 +81,7 @@ class TablePlayback:
         """The gate and the ships (every one on the gate at the start)."""
         self._rng = random.Random(seed)
         self._pieces_rng = random.Random(f"pieces {seed}")  # leaves the rest's draws as they were
-        self._noise: dict[tuple[int, ...], list[np.ndarray]] = {}
+        self._noise: dict[tuple[int, ...], list[tuple[np.ndarray, np.ndarray]]] = {}
 
     # -- scene changes -------------------------------------------------------------------------
 
@@ -226,22 +226,39 @@ class TablePlayback:
             out = image.copy()
             out[y0:y1, x0:x1] = (image[y0:y1, x0:x1] * (1 - mask) + skin * mask).astype(np.uint8)
         if self.noise:
-            out = cv2.add(out.astype(np.int16), self._noise_for(out.shape).astype(np.int16),
-                          dtype=cv2.CV_16S).clip(0, 255).astype(np.uint8)
+            out = self._noised(out if out is not image else image.copy())
         if self.jpeg is not None:
             ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, self.jpeg])
             out = cv2.imdecode(data, cv2.IMREAD_COLOR)
         return out
 
-    def _noise_for(self, shape: tuple[int, ...]) -> np.ndarray:
-        """Sensor noise: a few fields drawn once, each frame one of them shifted at random
-        (drawing a fresh field per frame costs more than reading the frame)."""
-        bank = self._noise.get(shape)
-        if bank is None:
+    def _noised(self, image: np.ndarray) -> np.ndarray:
+        """Sensor noise added to ``image`` (in place): one of a few fields drawn once, shifted
+        at random each frame (drawing a fresh field per frame costs more than reading the
+        frame). The field as ``np.roll`` shifts it, added and clipped, is what this adds: its
+        four pieces added where they land, its rises and falls as two saturating byte sums
+        (a 1280x720 frame in 1.4 ms rather than 4.3 as sixteen-bit sums)."""
+        fields = self._noise.get(image.shape)
+        if fields is None:
             generator = np.random.default_rng(self.seed)
-            bank = [np.clip(generator.normal(0, self.noise, shape), -127, 127).astype(np.int8)
-                    for _ in range(3)]
-            self._noise[shape] = bank
-        field_ = bank[self._rng.randrange(len(bank))]
-        return np.roll(field_, (self._rng.randrange(shape[0]), self._rng.randrange(shape[1])),
-                       axis=(0, 1))
+            fields = []
+            for _ in range(3):
+                drawn = np.clip(generator.normal(0, self.noise, image.shape), -127, 127
+                                ).astype(np.int8).astype(np.int16)
+                fields.append((np.maximum(drawn, 0).astype(np.uint8),
+                               np.maximum(-drawn, 0).astype(np.uint8)))
+            self._noise[image.shape] = fields
+        rises, falls = fields[self._rng.randrange(len(fields))]
+        h, w = image.shape[:2]
+        down, across = self._rng.randrange(h), self._rng.randrange(w)
+        # np.roll by (down, across): the field's row r lands on row (r + down) % h
+        for rows, from_rows in (((down, h), (0, h - down)), ((0, down), (h - down, h))):
+            for cols, from_cols in (((across, w), (0, w - across)),
+                                    ((0, across), (w - across, w))):
+                if rows[0] == rows[1] or cols[0] == cols[1]:
+                    continue
+                piece = image[rows[0]:rows[1], cols[0]:cols[1]]
+                rise = rises[from_rows[0]:from_rows[1], from_cols[0]:from_cols[1]]
+                fall = falls[from_rows[0]:from_rows[1], from_cols[0]:from_cols[1]]
+                piece[:] = cv2.subtract(cv2.add(piece, rise), fall)
+        return image

@@ -15,6 +15,9 @@ import dataclasses
 
 import math
 import random
+import threading
+import weakref
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 import cv2
@@ -343,7 +346,7 @@ def _paste(image: np.ndarray, face: np.ndarray, to_image: np.ndarray) -> None:
     scale = math.sqrt(abs(np.linalg.det(to_image[:2, :2])))
     factor = min(1.0, 1.5 * scale)
     if factor < 1.0:
-        face = cv2.resize(face, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+        face = _shrunk(face, factor)
         to_image = to_image @ np.diag([1 / factor, 1 / factor, 1.0])
     shift = np.array([[1, 0, -x0], [0, 1, -y0], [0, 0, 1]], dtype=np.float64)
     matrix = shift @ to_image
@@ -355,6 +358,33 @@ def _paste(image: np.ndarray, face: np.ndarray, to_image: np.ndarray) -> None:
     alpha = (mask.astype(np.float32) / 255.0)[:, :, None]
     roi = image[y0:y1, x0:x1]
     roi[:] = (warped * alpha + roi * (1 - alpha)).astype(np.uint8)
+
+
+SHRUNK_KEPT = 128
+"""Shrunk faces kept for the next frames: a table drawn again after each event shrinks the
+same faces by the same factors (a demo game's shrinking: 5 s of its 68 here, with none kept).
+Both views of a table lay about 70 faces."""
+_shrunk_faces: OrderedDict[tuple[int, float], tuple[weakref.ref[np.ndarray], np.ndarray]] = \
+    OrderedDict()
+_shrunk_lock = threading.Lock()
+
+
+def _shrunk(face: np.ndarray, factor: float) -> np.ndarray:
+    """``face`` shrunk by ``factor`` (area averaging), as it was the last time if it is kept.
+    A face is known by its ``id`` while it lives (a weak reference says so), and not kept
+    alive by being kept: a card's face drawn at full size is megabytes."""
+    key = (id(face), factor)
+    with _shrunk_lock:
+        kept = _shrunk_faces.get(key)
+        if kept is not None and kept[0]() is face:
+            _shrunk_faces.move_to_end(key)
+            return kept[1]
+    small = cv2.resize(face, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+    with _shrunk_lock:
+        _shrunk_faces[key] = (weakref.ref(face), small)
+        while len(_shrunk_faces) > SHRUNK_KEPT:
+            _shrunk_faces.popitem(last=False)
+    return small
 
 
 def _degrade(image: np.ndarray, d: Degradation, rng: random.Random) -> np.ndarray:

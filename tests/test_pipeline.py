@@ -233,3 +233,50 @@ def test_a_hand_drawn_within_its_reach_is_the_hand_drawn_over_the_whole_frame():
             whole = (frame * (1 - mask) + np.array([120, 150, 200], np.float32) * mask)
             assert np.array_equal(drawn, whole.astype(np.uint8)), (size, seed)
             assert not np.array_equal(drawn, frame)
+
+
+def test_the_demo_s_noise_is_its_field_shifted_round_added_and_clipped():
+    """The demo adds a frame's noise piece by piece in saturating bytes: every pixel is the
+    frame plus the field as ``np.roll`` shifts it, clipped to 0-255, at every shift (none,
+    by one, any), the frame's own pixels untouched."""
+    import random
+    game = simulate(4, 2)
+    playback = TablePlayback(game.setup, game.events[:1], seed=3, noise=40.0, jpeg=None)
+    shifts = set()
+    for shape in ((48, 64, 3), (3, 4, 3)):
+        drawn = np.random.default_rng(2).integers(0, 256, shape, np.uint8)
+        drawn[:, :2] = (0, 255, 128)  # clipped at both ends
+        generator = np.random.default_rng(3)  # the fields as the demo draws them
+        fields = [np.clip(generator.normal(0, 40.0, shape), -127, 127).astype(np.int8)
+                  for _ in range(3)]
+        for seed in range(40):
+            frame = drawn.copy()
+            playback._rng = random.Random(seed)
+            noised = playback._finish(frame, hand=False)
+            assert np.array_equal(frame, drawn)
+            rng = random.Random(seed)
+            field_ = fields[rng.randrange(3)]
+            shift = (rng.randrange(shape[0]), rng.randrange(shape[1]))
+            shifts.add(shift)
+            rolled = np.roll(field_.astype(np.int16), shift, axis=(0, 1))
+            expected = np.clip(frame.astype(np.int16) + rolled, 0, 255).astype(np.uint8)
+            assert np.array_equal(noised, expected), (shape, seed, shift)
+    assert {(0, 0), (1, 1), (2, 3)} <= shifts
+
+
+def test_a_table_drawn_again_with_its_shrunk_faces_kept_is_the_table_drawn_afresh():
+    """The renderer keeps the faces it shrank: the demo's table, drawn again from cameras a
+    little apart (each face shrunk a little otherwise) and from another (far otherwise), is
+    every pixel as drawn with none kept."""
+    import synthetic.scene as scene_module
+    playback = TablePlayback(simulate(4, 2).setup, [], seed=3)
+    shots = [(playback.table_view, 5), (playback.table_view, 6), (playback.tray_view, 5),
+             (playback.table_view, 5)]
+    slanted = Degradation(perspective=0.02)
+    kept = [render(playback.scene, view, slanted, seed).image for view, seed in shots]
+    afresh = []
+    for view, seed in shots:
+        scene_module._shrunk_faces.clear()
+        afresh.append(render(playback.scene, view, slanted, seed).image)
+    assert all(np.array_equal(a, b) for a, b in zip(kept, afresh))
+    assert not np.array_equal(afresh[0], afresh[1])
