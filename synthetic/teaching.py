@@ -1,15 +1,20 @@
 """Teaching photos of a synthetic deck, as a user takes them, and the demo table's taught deck.
 
 The demo's camera is the synthetic table, so its deck must be taught like any other: from one
-rendered photo per card code. Teaching takes about half a minute here (minutes on a Pi), so the
-demo's model is taught once, stored beside this module (``demo_deck.json``, rebuilt by
-``make demo-deck``), and checked against fresh teaching by the tests.
+rendered photo per card code. Teaching takes over a minute here (minutes on a Pi), so the
+demo's model is taught once and stored beside this module (``demo_deck.json``, rebuilt by
+``make demo-deck``), with the code that taught it (``demo_deck.code.json``): the tests read the
+reference deck with it, and check that this code is the code here.
 """
 
 from __future__ import annotations
 
+import ast
+import hashlib
 import json
 import random
+import sys
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
@@ -25,6 +30,14 @@ from vision.config import Calibration
 from vision.layout import default_layout
 
 DEMO_DECK = Path(__file__).with_name("demo_deck.json")
+DEMO_DECK_CODE = Path(__file__).with_name("demo_deck.code.json")
+"""The code that taught ``DEMO_DECK``: each module of ``TAUGHT_BY`` that teaching ran, by its
+path in the project, with its code's digest (``code_digest``)."""
+TAUGHT_BY = ("vision/cards/", "vision/layout.py", "synthetic/")
+"""Where the code that makes a taught deck what it is lies (paths in the project, or their
+beginnings): the reader and its learning, and the photos drawn to teach from. Not the rest
+of ``vision`` that a calibration loads (the pieces, the boards), which teaches no card."""
+PROJECT = Path(__file__).resolve().parent.parent
 
 
 def teaching_photo(deck: Deck, card: Card, seed: int, copy: int = 0) -> np.ndarray:
@@ -43,12 +56,16 @@ def teaching_photo(deck: Deck, card: Card, seed: int, copy: int = 0) -> np.ndarr
     return render(scene, view, light, seed).image
 
 
-def teaching_photos(deck: Deck) -> list[TeachingPhoto]:
-    """One photo per card code of the box, each of another copy."""
+def teaching_photos(deck: Deck, keep: Callable[[int, str], bool] | None = None
+                    ) -> list[TeachingPhoto]:
+    """One photo per card code of the box, each of another copy; or of those codes ``keep``
+    takes (by their place among the box's codes, sorted, and the code), each photo as in
+    the whole set (a photo costs a quarter of a second to draw)."""
     codes = sorted({card.code for card in load_box().deck})
     return [TeachingPhoto(f"{code.replace('/', '-')}.png",
                           teaching_photo(deck, Card.parse(code), 1000 + k, copy=k),
-                          Card.parse(code)) for k, code in enumerate(codes)]
+                          Card.parse(code)) for k, code in enumerate(codes)
+            if keep is None or keep(k, code)]
 
 
 def teach_deck(deck: Deck) -> Taught:
@@ -66,7 +83,44 @@ def demo_calibration() -> Calibration:
     return Calibration(cards=demo_model())
 
 
+def code_digest(path: Path) -> str:
+    """A digest of a module's code: its syntax tree less its strings standing alone (the
+    docstrings), which holds no comments either. A comment or a docstring changed is the
+    same code."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        for name in ("body", "orelse", "finalbody"):
+            body = getattr(node, name, None)
+            if isinstance(body, list):
+                body[:] = [s for s in body if not (isinstance(s, ast.Expr) and isinstance(
+                    s.value, ast.Constant) and isinstance(s.value.value, str))]
+    return hashlib.sha256(ast.dump(tree).encode()).hexdigest()
+
+
+def teaching_code() -> dict[str, str]:
+    """The modules in ``TAUGHT_BY`` loaded now, by their paths in the project, each with its
+    code's digest."""
+    code = {}
+    for module in list(sys.modules.values()):
+        file = getattr(module, "__file__", None)
+        path = Path(file).resolve() if file else None
+        name = path.relative_to(PROJECT).as_posix() \
+            if path is not None and path.is_relative_to(PROJECT) else ""
+        if name.endswith(".py") and name.startswith(TAUGHT_BY):
+            code[name] = code_digest(PROJECT / name)
+    return dict(sorted(code.items()))
+
+
+def demo_deck_changes() -> list[str]:
+    """The modules whose code is not the code that taught the shipped demo deck (or that are
+    gone): none, or the deck must be taught again (``make demo-deck``)."""
+    taught_by = json.loads(DEMO_DECK_CODE.read_text(encoding="utf-8"))
+    return [name for name, digest in taught_by.items()
+            if not (PROJECT / name).is_file() or code_digest(PROJECT / name) != digest]
+
+
 if __name__ == "__main__":
-    DEMO_DECK.write_text(json.dumps(teach_deck(DECKS["reference"]).model.to_json()) + "\n",
-                         encoding="utf-8")
-    print(f"wrote {DEMO_DECK}")
+    model = teach_deck(DECKS["reference"]).model
+    DEMO_DECK.write_text(json.dumps(model.to_json()) + "\n", encoding="utf-8")
+    DEMO_DECK_CODE.write_text(json.dumps(teaching_code(), indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {DEMO_DECK} and {DEMO_DECK_CODE.name}")
