@@ -55,7 +55,8 @@ test: setup test-packages
 bench: setup
 	$(BIN)/python tests/bench/run.py
 
-# The demo table's deck, taught from its rendered photos (after a change to the card reader).
+# The demo table's deck, taught from its rendered photos, with the code that taught it recorded
+# (after a change to the card reader or to how the photos are drawn: a test names what changed).
 demo-deck: setup
 	$(BIN)/python -m synthetic.teaching
 
