@@ -86,7 +86,8 @@ def demo_calibration() -> Calibration:
 def code_digest(path: Path) -> str:
     """A digest of a module's code: its syntax tree less its strings standing alone (the
     docstrings), which holds no comments either. A comment or a docstring changed is the
-    same code."""
+    same code. The tree is written out by ``_written``, not ``ast.dump``, whose text differs
+    between Pythons (3.11, 3.12 and 3.13 gave three digests of one file; these give one)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     for node in ast.walk(tree):
         for name in ("body", "orelse", "finalbody"):
@@ -94,7 +95,19 @@ def code_digest(path: Path) -> str:
             if isinstance(body, list):
                 body[:] = [s for s in body if not (isinstance(s, ast.Expr) and isinstance(
                     s.value, ast.Constant) and isinstance(s.value.value, str))]
-    return hashlib.sha256(ast.dump(tree).encode()).hexdigest()
+    return hashlib.sha256(_written(tree).encode()).hexdigest()
+
+
+def _written(node: object) -> str:
+    """A syntax tree as text: each node's kind and the fields it has, those left empty
+    left out (a newer Python adds empty fields, such as a function's ``type_params``)."""
+    if isinstance(node, ast.AST):
+        fields = [f"{name}={_written(value)}" for name, value in ast.iter_fields(node)
+                  if value is not None and value != []]
+        return f"{type(node).__name__}({', '.join(fields)})"
+    if isinstance(node, list):
+        return f"[{', '.join(_written(item) for item in node)}]"
+    return repr(node)
 
 
 def teaching_code() -> dict[str, str]:
