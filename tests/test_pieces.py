@@ -25,7 +25,7 @@ from vision.pieces.patches import (GATE_LIT_APART, Look, at_once, discs, looking
                                    ship_px_at, touches)
 from vision.pieces.reader import (BEYOND_DISCS, LESS_ALIKE, OWN_GROUND, PART_SHOWN_ALIKE,
                                    RIMMED_CHIP, SHIP_LIKENESS, SHIP_OVER, SHIP_SIZES, _hidden,
-                                   _own_ground, _ship, _ship_likeness)
+                                   _own_ground, _ship, _ship_likeness, closed_around)
 from vision.pieces.rims import circles
 from vision.pieces.ring import OFF_MIDDLE, _around, _Board
 from vision.pipeline import PIECES_SETTLE, Pipeline
@@ -997,6 +997,32 @@ def test_a_tile_whose_probe_does_not_show_is_bare_across_its_middle_not_at_its_c
     assert (planet not in seen.reserved) == hidden
     assert hidden or seen.reserved[planet] == truth.reserved[planet]
     assert any(p.message.startswith(f"something beside {planet}") for p in problems) == hidden
+
+
+def test_what_is_new_is_closed_around_it_as_the_whole_picture_closed_would_be():
+    """The read joins the pieces of one new thing by closing them with a disc, only in the
+    part of the picture around them: that part is the same as the whole picture closed,
+    whether the things lie in the middle or run off the picture's edges, and an empty
+    picture has nothing to close."""
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        height, width = (int(v) for v in rng.integers(40, 260, 2))
+        mask = np.zeros((height, width), np.uint8)
+        for _ in range(int(rng.integers(1, 6))):  # discs and bars, some past an edge
+            x, y = int(rng.integers(-15, width + 15)), int(rng.integers(-15, height + 15))
+            if rng.random() < 0.5:
+                cv2.circle(mask, (x, y), int(rng.integers(1, 14)), 1, -1)
+            else:
+                cv2.line(mask, (x, y), (x + int(rng.integers(-40, 40)), y), 1,
+                         int(rng.integers(1, 4)))
+        side = 2 * int(rng.integers(1, 16)) + 1
+        whole = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(
+            cv2.MORPH_ELLIPSE, (side, side)))
+        (left, top), part = closed_around(mask, side)
+        around = np.zeros_like(mask)
+        around[top:top + part.shape[0], left:left + part.shape[1]] = part
+        assert np.array_equal(around, whole)
+    assert closed_around(np.zeros((30, 40), np.uint8), 9)[1].size == 0
 
 
 @pytest.mark.parametrize(("seed", "photo", "planet", "colour"), [(8141, 0, "Planet 7", "yellow"),

@@ -172,6 +172,7 @@ def looking_at(bgr: np.ndarray, ring: Ring) -> Steps:
     each pixel lies from the start; each player's colour where it changed; who owns what."""
     height, width = bgr.shape[:2]
     lab = lab_of(bgr)
+    yield
     difference, light, added, gate_light = _difference(lab, ring.reference,
                                                        ring.reference_boards == 1)
     yield
