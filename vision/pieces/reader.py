@@ -723,13 +723,13 @@ def _unexplained(ring: Ring, look: Look, hands: list[Patch], own_ground: set[str
         x, y, w, h = (int(v) for v in stats[k, :4])
         blob = labels[y:y + h, x:x + w] == k
         on = np.bincount(boards[y:y + h, x:x + w][blob], minlength=len(names) + 1)
-        x, y = x + left, y + top  # in the picture
+        corner = (x + left, y + top)  # the blob's, in the picture
         if chips > HAND:  # a hand: every place it covers, and the tiles beside them
             covered = {names[n - 1] for n in range(1, len(names) + 1)
                        if on[n] >= UNEXPLAINED * chip_area}
             edge = cv2.findContours(blob.astype(np.uint8), cv2.RETR_EXTERNAL,
                                     cv2.CHAIN_APPROX_SIMPLE)[0]
-            points = [(float(px + x), float(py + y)) for outline in edge
+            points = [(float(px + corner[0]), float(py + corner[1])) for outline in edge
                       for px, py in outline[::4, 0]]
             on_board |= covered
             under_hand |= covered
@@ -740,7 +740,7 @@ def _unexplained(ring: Ring, look: Look, hands: list[Patch], own_ground: set[str
         else:  # beside a board: reserved tiles, each of which carries a probe that shows
             place = ring.place(centre, beside=True)
             radius = look.radius(ring, centre)
-            area, thickness = _bare(blob, (x, y), pieces, radius)
+            area, thickness = _bare(blob, corner, pieces, radius)
             if place is not None and (area > UNEXPLAINED * chip_area if place in own_ground
                                       else area > chip_area and thickness >= BARE_THICK * radius):
                 beside.add(place)
