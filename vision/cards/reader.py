@@ -171,9 +171,9 @@ def read_cards(bgr: np.ndarray, model: CardModel, card_px: float | None = None
     twins = _twins(poses, reads, chances, colours, model)
     left = set(twins)
     for _round in range(2):  # the second only for twins whose first was not read after all
-        poses, reads, chances, shifted = _centred(pyramid, poses, reads, model, colours,
+        poses, reads, chances, wobbled = _centred(pyramid, poses, reads, model, colours,
                                                   chances, left)
-        reads = _steady(pyramid, poses, reads, model, colours, chances, shifted, left)
+        reads = _steady(pyramid, poses, reads, model, colours, chances, wobbled, left)
         orphans = {k for k, first in twins.items()
                    if k in left and reads[first].read.card is None}
         if not orphans:
@@ -490,54 +490,58 @@ def _centred(pyramid: Pyramid, poses: list[Pose], reads: list[_Read], model: Car
     a spot's middle is its ink's, which a number's shape, a bar beside it or blur puts off
     its print's middle. Moved by how plainly the patches show a coordinate, never by which
     number they show, so no number is sought; ``_steady`` then decides around the moved
-    frame. Also, for each pair left where it was, its moved frames' chances (``_steady``
-    reads them again otherwise). The pairs ``left`` are left as they are."""
+    frame. Also, for each pair left where it was, the chances of all its ``_wobbled`` cuts,
+    read here with the moves (one pass for both: most frames stay where the spots put them,
+    and ``_steady`` reads only the moved ones' again). The pairs ``left`` are left as they
+    are."""
     chosen = [k for k, r in enumerate(reads) if r.best >= PROMISING and k not in left]
     if not chosen:
         return poses, reads, chances, {}
-    moves = [_wobbled(poses[k], model)[:SHIFTS] for k in chosen]
-    again = coordinate_chances(pyramid, [cut for group in moves for cut in group], model)
+    cuts = [_wobbled(poses[k], model) for k in chosen]
+    again = coordinate_chances(pyramid, [cut for group in cuts for cut in group], model)
+    per = len(cuts[0])
     nothing = len(NUMBERS)
     poses, reads, chances = list(poses), list(reads), chances.copy()
-    shifted: dict[int, np.ndarray] = {}
+    wobbled: dict[int, np.ndarray] = {}
     for n, k in enumerate(chosen):
-        mine = again[n * SHIFTS:(n + 1) * SHIFTS]
-        shifted[k] = mine
+        wobbled[k] = again[n * per:(n + 1) * per]
+        mine = wobbled[k][:SHIFTS]
         blank = mine[:, :, nothing].sum(axis=1)
         # a move that would change either number is no centring
         same = (mine.argmax(axis=2) == chances[k].argmax(axis=1)).all(axis=1)
         blank[~same] = np.inf
         best = int(np.argmin(blank))
         if blank[best] + CENTRED < chances[k][:, nothing].sum():
-            poses[k], chances[k] = moves[n][best].pose, mine[best]
+            poses[k], chances[k] = cuts[n][best].pose, mine[best]
             reads[k] = _decided(poses[k], mine[best][0], mine[best][1], model, colours[k])
-            del shifted[k]
-    return poses, reads, chances, shifted
+            del wobbled[k]
+    return poses, reads, chances, wobbled
 
 
 def _steady(pyramid: Pyramid, poses: list[Pose], reads: list[_Read], model: CardModel,
             colours: list[tuple[str, str]], chances: np.ndarray,
-            shifted: dict[int, np.ndarray], left: set[int]) -> list[_Read]:
+            wobbled: dict[int, np.ndarray], left: set[int]) -> list[_Read]:
     """Each pair that may be a card, read again with its frame moved a little each way and
     its patches cut a little larger and smaller (``WOBBLE``), and decided on what all those
     reads show together. A number half in its patch (the frame put on a bar under it, say)
     reads as another number from one exact frame, not from the frames around it; a number
     read for sure reads so from all. And a card read so is unsure still when either patch,
     turned a little (``TURN_CHECK``), shows its number more plainly than as cut: its number
-    does not stand the frame's way up (two spots of two cards lying askew). ``shifted``: the
-    chances of the first ``SHIFTS`` cuts, where ``_centred`` has them already. The pairs
-    ``left`` are left as they are."""
+    does not stand the frame's way up (two spots of two cards lying askew). ``wobbled``: the
+    chances of the ``_wobbled`` cuts of the pairs ``_centred`` read them for already. The
+    pairs ``left`` are left as they are."""
     chosen = [k for k, r in enumerate(reads) if r.best >= PROMISING and k not in left]
     if not chosen:
         return reads
-    cuts = [_wobbled(poses[k], model)[SHIFTS if k in shifted else 0:] for k in chosen]
-    again = coordinate_chances(pyramid, [cut for group in cuts for cut in group], model)
-    ends = np.cumsum([0] + [len(group) for group in cuts])
+    anew = [k for k in chosen if k not in wobbled]
+    if anew:
+        cuts = [cut for k in anew for cut in _wobbled(poses[k], model)]
+        again = coordinate_chances(pyramid, cuts, model)
+        per = len(cuts) // len(anew)
+        wobbled = {**wobbled, **{k: again[n * per:(n + 1) * per] for n, k in enumerate(anew)}}
     out = list(reads)
-    for n, k in enumerate(chosen):
-        mine = again[ends[n]:ends[n + 1]]
-        if k in shifted:
-            mine = np.concatenate([shifted[k], mine])
+    for k in chosen:
+        mine = wobbled[k]
         per = len(mine)
         wobbles, turns = mine[:per - len(TURNS)], mine[per - len(TURNS):]
         mean = np.concatenate([chances[k:k + 1], wobbles]).mean(axis=0)

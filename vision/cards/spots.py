@@ -209,11 +209,11 @@ def _spots_at(lab: np.ndarray, table: np.ndarray, scale: float, last: bool,
     faint = own > int(round(FAINT_LEVEL * INK_UNIT))
     marks.append((faint & darker[..., None]).view(np.uint8))
     for marked in marks:
-        for k in range(len(COLOURS)):
-            channel = np.ascontiguousarray(marked[..., k])
-            if not cv2.countNonZero(channel):  # no ink of this colour marked: nothing to outline
+        # each ink's channel closed apart, in one call (a card's area: a third of the time)
+        closed = cv2.split(cv2.morphologyEx(marked, cv2.MORPH_CLOSE, closing))
+        for k, mask in enumerate(closed):
+            if not cv2.countNonZero(mask):  # no ink of this colour marked: nothing to outline
                 continue
-            mask = cv2.morphologyEx(channel, cv2.MORPH_CLOSE, closing)
             # every patch's outer boundary, those inside another's hole too (a badge on a
             # card lying on a table of its ink)
             outlines, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP,
