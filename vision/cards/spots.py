@@ -248,27 +248,63 @@ def _ink_table(palette: Palette, hue: float) -> np.ndarray:
 def _described(outlines: tuple[np.ndarray, ...], colour: str, scale: float,
                sizes: tuple[float, float]) -> list[Spot]:
     """Each outlined patch of ink as a spot, when it is of a spot's size."""
+    kept = [outline for outline in outlines if len(outline) >= 3]
+    if not kept:
+        return []
+    # all outlines' bounding boxes and moments at once: a noisy photo has tens of thousands
+    x0, y0, x1, y1, moments = _outline_moments(kept)
+    longest = np.maximum(x1 - x0, y1 - y0) + 1
+    m00, m10, m01, m20, m11, m02 = moments
     out = []
-    for outline in outlines:
-        if len(outline) < 3:
-            continue
-        x, y, w, h = cv2.boundingRect(outline)
-        if max(w, h) < sizes[0] * 0.6 or max(w, h) > sizes[1] * 1.2:
-            continue
-        moments = cv2.moments(outline)
-        area = moments["m00"]
-        if area < 2:
-            continue
-        sxx, syy = moments["mu20"] / area + 1 / 12, moments["mu02"] / area + 1 / 12
-        sxy = moments["mu11"] / area
+    for k in np.nonzero((longest >= sizes[0] * 0.6) & (longest <= sizes[1] * 1.2)
+                        & (m00 >= 2))[0]:
+        area = float(m00[k])
+        # the central moments as ``cv2.moments`` works them out, to the last bit
+        inverse = 1.0 / area
+        mu20 = float(m20[k] - m10[k] * (m10[k] * inverse))
+        mu11 = float(m11[k] - m10[k] * (m01[k] * inverse))
+        mu02 = float(m02[k] - m01[k] * (m01[k] * inverse))
+        sxx, syy = mu20 / area + 1 / 12, mu02 / area + 1 / 12
+        sxy = mu11 / area
         extent = 4.0 * math.sqrt((sxx + syy) / 2 + math.hypot((sxx - syy) / 2, sxy))
         if not sizes[0] <= extent <= sizes[1]:
             continue
-        cx, cy = moments["m10"] / area, moments["m01"] / area
+        cx, cy = float(m10[k]) / area, float(m01[k]) / area
         out.append(Spot((cx + 0.5) / scale - 0.5, (cy + 0.5) / scale - 0.5, extent / scale,
                         colour, area / scale ** 2,
                         (sxx / scale ** 2, syy / scale ** 2, sxy / scale ** 2)))
     return out + _joined(out, sizes[1] / scale)
+
+
+_SIXTH, _TWELFTH, _TWENTY_FOURTH = (0.16666666666666666666666666666667,
+                                    0.083333333333333333333333333333333,
+                                    0.041666666666666666666666666666667)
+"""The factors ``cv2.moments`` scales a polygon's sums by (its own rounding of them)."""
+
+
+def _outline_moments(outlines: list[np.ndarray]
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[np.ndarray]]:
+    """For outlines of three points or more (``findContours``' integer points): each one's
+    least and greatest x and y, and its moments m00, m10, m01, m20, m11 and m02 as
+    ``cv2.moments`` gives them (the same sums over its edges, in whole numbers, so the same
+    to the last bit), none where its area is none."""
+    lengths = np.array([len(outline) for outline in outlines])
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+    points = np.concatenate(outlines).reshape(-1, 2).astype(np.int64)
+    x, y = points[:, 0], points[:, 1]
+    before = np.arange(len(x)) - 1  # each point's predecessor round its own outline
+    before[starts] = starts + lengths - 1
+    xb, yb = x[before], y[before]
+    cross = xb * y - x * yb
+    xs, ys = xb + x, yb + y
+    sums = [np.add.reduceat(term, starts).astype(np.float64)
+            for term in (cross, cross * xs, cross * ys, cross * (xb * xs + x * x),
+                         cross * (xb * (ys + yb) + x * (ys + y)), cross * (yb * ys + y * y))]
+    sign = np.where(sums[0] > 0, 1.0, -1.0)
+    moments = [total * (factor * sign) for total, factor in
+               zip(sums, (0.5, _SIXTH, _SIXTH, _TWELFTH, _TWENTY_FOURTH, _TWELFTH))]
+    return (np.minimum.reduceat(x, starts), np.minimum.reduceat(y, starts),
+            np.maximum.reduceat(x, starts), np.maximum.reduceat(y, starts), moments)
 
 
 def _joined(spots: list[Spot], largest: float) -> list[Spot]:
