@@ -674,7 +674,51 @@ def test_a_probe_on_a_tile_between_two_boards_leaves_both_planets_out(seed, plan
     assert seen is not None
     assert planet not in seen.reserved and neighbour not in seen.reserved
     colour = next(iter(truth.reserved[planet]))
-    assert f"{colour} is not clear on {neighbour}" in [p.message for p in problems]
+    assert f"{colour} is not clear beside {neighbour}" in [p.message for p in problems]
+
+
+def _read_photo(seed: int, photo: int):
+    shoot = ring_shoot(seed, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, hand = shoot.games[photo]
+    assert hand is None
+    seen, problems = read_pieces(frame.image, ring)
+    assert seen is not None
+    return seen, truth, [p.message for p in problems]
+
+
+def test_a_colour_not_clear_on_a_board_leaves_the_reservations_beside_it_read():
+    """Dev table 8019, second photo: blue is not clear on Planet 7's board (its ship not
+    seen, a patch of blue there not plainly chips). Its station is not known; the two yellow
+    probes on the tiles beside the board are read all the same (they were left out with it)."""
+    seen, truth, messages = _read_photo(8019, 1)
+    assert "blue is not clear on Planet 7" in messages
+    assert "blue is not clear beside Planet 7" not in messages
+    assert "Planet 7" not in seen.stations
+    assert seen.reserved["Planet 7"] == truth.reserved["Planet 7"] == {"yellow": 2}
+
+
+def test_a_colour_not_clear_beside_a_board_leaves_its_station_read():
+    """Dev table 8163, first photo: green is not clear beside Ruby Red's board, where its
+    reserved tiles lie. Its reservations are not known; its board shows no station, and that
+    is read (it was left out with them)."""
+    seen, truth, messages = _read_photo(8163, 0)
+    assert "green is not clear beside Ruby Red" in messages
+    assert "green is not clear on Ruby Red" not in messages
+    assert "Ruby Red" not in seen.reserved
+    assert "Ruby Red" in seen.stations and seen.stations["Ruby Red"] == truth.stations["Ruby Red"]
+
+
+def test_black_not_clear_on_a_board_leaves_the_reservations_beside_it_out_too():
+    """Dev table 9650, second photo: on a dark table, a black and a green probe on tiles
+    beside Planet 8 do not show at all, and black is not clear on its board. Black that does
+    not show plainly on a board may not show beside it either: the planet's reservations are
+    left out, not read as the yellow probe alone."""
+    seen, truth, messages = _read_photo(9650, 1)
+    assert truth.reserved["Planet 8"] == {"yellow": 1, "black": 1, "green": 1}
+    assert "black is not clear on Planet 8" in messages
+    assert "black is not clear beside Planet 8" in messages
+    assert "Planet 8" not in seen.reserved
 
 
 @pytest.mark.parametrize(("seed", "photo"), [(8140, 0), (8161, 0), (8161, 1)])

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Generator
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -274,8 +275,7 @@ def reading_pieces(bgr: np.ndarray, ring: Ring) -> Reading:
                         "not found on the jump gate when the ring was calibrated")
                 for player in ring.unseen]
     problems += [Problem("unsure_piece", f"{place} is too dark to read") for place in sorted(dim)]
-    unsure: set[tuple[str, str]] = _hidden(ring, look)
-    """(place, colour): what that colour shows there is not clear."""
+    unsure = _Unsure(_hidden(ring, look))
     ships, shipped = _ships(bgr, ring, look, problems, unsure)
     # black alone vanishes into a table's dark print; so only its ship may be glimpsed
     glimpse = _black_glimpse(ring, look) if "black" in ring.colours and "black" not in ships \
@@ -291,8 +291,10 @@ def reading_pieces(bgr: np.ndarray, ring: Ring) -> Reading:
                                                        _own_ground(ring, look), pieces)
     # what lies in the dark is as unknown as what lies under a hand
     unknown, unknown_beside, under_hand = unknown | dim, unknown_beside | dim, under_hand | dim
-    for place, player in sorted(unsure):
+    for place, player in sorted(unsure.on):
         problems.append(Problem("unsure_piece", f"{player} is not clear on {place}"))
+    for place, player in sorted(unsure.beside):
+        problems.append(Problem("unsure_piece", f"{player} is not clear beside {place}"))
     for place in sorted(unknown):
         problems.append(Problem("unsure_piece", f"something on {place} is not a piece of "
                                 "any player's colour (a hand, a piece in shadow)"))
@@ -301,10 +303,11 @@ def reading_pieces(bgr: np.ndarray, ring: Ring) -> Reading:
                                 "of any player's colour (a tile whose probe does not show, "
                                 "a hand)"))
     gate = {player: int(tally.get((GATE, player), (0, 0))[0]) for player in ring.colours
-            if GATE not in unknown and (GATE, player) not in unsure}
+            if GATE not in unknown and (GATE, player) not in unsure.on}
     # a planet's counts name only the colours with probes there: one colour not clear
-    # leaves the whole planet out; so do two stations on its board, which cannot be (what
-    # is there is not as it looks: a board found larger than it is takes its tiles in).
+    # beside its board leaves them all out; so do two stations on its board, which cannot
+    # be (what is there is not as it looks: a board found larger than it is takes its tiles
+    # in).
     # A colour whose ship was not found at calibration (``ring.unseen``) leaves out only the
     # places where something unexplained lies: its pieces are new and of no colour learned,
     # so they are that (dev tables: of the planets with its probes beside them, 19 of 19
@@ -312,11 +315,12 @@ def reading_pieces(bgr: np.ndarray, ring: Ring) -> Reading:
     reserved = {name: {player: int(count) for (place, player), (count, *_) in tally.items()
                        if place == name}
                 for name, _ in ring.planets
-                if name not in unknown_beside and not any(place == name for place, _ in unsure)
+                if name not in unknown_beside
+                and not any(place == name for place, _ in unsure.beside)
                 and len(built[name]) <= 1}
     stations: dict[str, str | None] = {}
     for name, colours in built.items():
-        if name in unknown or any(place == name for place, _ in unsure):
+        if name in unknown or any(place == name for place, _ in unsure.on):
             continue  # its station, if any, is not clear
         if len(colours) > 1:
             problems.append(Problem("unsure_piece", f"{name} shows stations of "
@@ -366,8 +370,7 @@ def _hidden(ring: Ring, look: Look) -> set[tuple[str, str]]:
     return set()
 
 
-def _ships(bgr: np.ndarray, ring: Ring, look: Look, problems: list[Problem],
-           unsure: set[tuple[str, str]]
+def _ships(bgr: np.ndarray, ring: Ring, look: Look, problems: list[Problem], unsure: _Unsure
            ) -> tuple[dict[str, str], list[Patch]]:
     """Where each player's ship stands, and the patches that are ships. A ship not seen
     leaves its colour unsure on the gate, and on the boards where a patch of it is not plainly
@@ -396,27 +399,29 @@ def _ships(bgr: np.ndarray, ring: Ring, look: Look, problems: list[Problem],
             problems.append(Problem("unsure_piece", f"the {player} ship is not seen"))
         elif place is None:
             problems.append(Problem("unsure_piece", f"the {player} ship is off the ring"))
-        elif ((place, player) in unsure or (player == "black"
+        elif ((place, player) in unsure.on or (player == "black"
                                             and _shown_in_part(ring, look, ship))) \
                 and _ship_likeness(ring, ship) < PART_SHOWN_ALIKE:
             problems.append(Problem("unsure_piece", f"the {player} ship is seen on {place}, "
                                     f"where {player} chips may show in part"))
-            unsure.add((place, player))
+            unsure.where(ring, look, place, player, ship.centre)
         else:
             ships[player] = place
             continue
         # the ship not placed for sure: any other patch of its colour may be the ship
         for patch in (p for p in look.patches if p.player == player and p is not ship):
             place = ring.place(patch.centre)
+            if place is None:
+                continue
             if (place == GATE and not _plain_chips(bgr, ring, look, patch)) or (
-                    place not in (None, GATE) and (not _chips_alone(ring, look, patch)
-                                                   or touches(patch, shipped))):
-                unsure.add((place, player))
+                    place != GATE and (not _chips_alone(ring, look, patch)
+                                       or touches(patch, shipped))):
+                unsure.where(ring, look, place, player, patch.centre)
     return ships, shipped
 
 
-def _chips(bgr: np.ndarray, ring: Ring, look: Look, shipped: list[Patch],
-           unsure: set[tuple[str, str]], other: set[tuple[str, str]]
+def _chips(bgr: np.ndarray, ring: Ring, look: Look, shipped: list[Patch], unsure: _Unsure,
+           other: set[tuple[str, str]]
            ) -> tuple[dict[tuple[str, str], list[float]], dict[str, set[str]]]:
     """The chips counted at each (place, colour) with their area in chips and the largest
     share of one of their patches beyond its discs, and the colours of the stations on each
@@ -432,16 +437,17 @@ def _chips(bgr: np.ndarray, ring: Ring, look: Look, shipped: list[Patch],
                                                       and off_gate <= ring.gate_doubt):
             # half over the gate's rim, or where a gate whose edge was not seen may reach:
             # on it, or off?
-            unsure.add((GATE, patch.player))
+            unsure.add(GATE, patch.player)
         if place is None or any(patch is ship for ship in shipped):
             continue
         rival = ring.rival(patch.centre, place) if place != GATE and \
             ring.inside(place, patch.centre) < 0 else None
         if rival is not None:  # beside two boards: whose tile is it on?
-            unsure.update({(place, patch.player), (rival, patch.player)})
+            for either in (place, rival):
+                unsure.where(ring, look, either, patch.player, patch.centre)
             continue
         if _something_else(ring, look, patch):
-            unsure.add((place, patch.player))
+            unsure.where(ring, look, place, patch.player, patch.centre)
             other.add((place, patch.player))
             continue
         count, beyond = discs(patch, radius)
@@ -456,25 +462,25 @@ def _chips(bgr: np.ndarray, ring: Ring, look: Look, shipped: list[Patch],
             count = stacked
         if (on_board and patch.elongation > ROUND) or (beyond > BEYOND_DISCS and not stacked):
             # no station (part of a ship, two things), or no chips alone (one run into a tile)
-            unsure.add((place, patch.player))
+            unsure.where(ring, look, place, patch.player, patch.centre)
         elif on_board and count:
             if inside >= STATION_INSIDE * radius:
                 built[place].add(patch.player)
             else:  # at the board's edge: a station, or a probe on a tile reaching over it?
-                unsure.add((place, patch.player))
+                unsure.add(place, patch.player)
         elif place != GATE and not on_tile:  # beside a board, yet on no tile: at its edge
-            unsure.add((place, patch.player))
+            unsure.add(place, patch.player)
         elif count:
             if place == GATE and not stacked and (_peeping(patch, radius, count)
                                   or (count > 1 and beyond > TOUCHING_BEYOND)
                                   or circles(bgr, patch, radius) > count):
                 # a chip on another, the other part seen (a sliver beyond the discs, a
                 # circle in the edges, a chip's worth too long)
-                unsure.add((place, patch.player))
+                unsure.add(place, patch.player)
             elif place != GATE and count > 1:
                 # each probe beside a board lies on its own tile, a tile's width from the
                 # next: chips touching there are no probes (a dark tile under a black one)
-                unsure.add((place, patch.player))
+                unsure.add(place, patch.player, on=False)
             counted = tally.setdefault((place, patch.player), [0.0, 0.0, 0.0])
             counted[0] += count
             counted[1] += patch.area / (math.pi * radius ** 2)
@@ -484,8 +490,48 @@ def _chips(bgr: np.ndarray, ring: Ring, look: Look, shipped: list[Patch],
         rimmed = (place == GATE and area / count <= RIMMED_CHIP
                   and beyond <= NOTHING_BEYOND)
         if not (least <= area / count <= most or rimmed):
-            unsure.add((place, player))  # the discs and the area tell different counts
+            unsure.add(place, player, on=False)  # the discs and the area tell different counts
     return tally, built
+
+
+EDGE = 1.0
+"""What is not clear within this many chips' radii of a planet's board's edge, on the board
+or off it, may be a station or a probe on a reserved tile."""
+
+
+@dataclass
+class _Unsure:
+    """Where what a colour shows is not clear, as (place, colour): on the gate or a planet's
+    board (``on``: its station, or its count on the gate, is not known), and beside a
+    planet's board (``beside``: its reservations are not known). Something not clear on a
+    board leaves the reservations beside it read, and beside it, its station; near the
+    board's edge (``EDGE``), neither. Not so for black: one black piece not clear is black
+    that does not show plainly there, on a board or on a tile beside it (dev table 9650: a
+    black and a green probe beside a board on a dark table not seen at all; the board's
+    black not clear was all that left its reservations out). Dev and bench tables 7300-7329,
+    8000-8279, 8400-8429, 8500-8559 and 9600-9659, photos with no hand: stations read right
+    4336 -> 4361 and reservations 4175 -> 4230 of 4872, none more wrong (the same 4 wrong
+    before and after)."""
+
+    on: set[tuple[str, str]]
+    beside: set[tuple[str, str]] = field(default_factory=set)
+
+    def add(self, place: str, player: str, on: bool = True, beside: bool = True) -> None:
+        """``player`` not clear at ``place``: on it, beside it (a planet), or both."""
+        if place == GATE or on or player == "black":
+            self.on.add((place, player))
+        if place != GATE and (beside or player == "black"):
+            self.beside.add((place, player))
+
+    def where(self, ring: Ring, look: Look, place: str, player: str,
+              point: tuple[float, float]) -> None:
+        """``add``, on or beside a planet's board as ``point`` lies (or both: ``EDGE``)."""
+        if place == GATE:
+            self.add(place, player)
+            return
+        inside = ring.inside(place, point)
+        reach = EDGE * look.radius(ring, point)
+        self.add(place, player, on=inside > -reach, beside=inside < reach)
 
 
 def _loose_stack(bgr: np.ndarray, patch: Patch, radius: float, count: int) -> int:
