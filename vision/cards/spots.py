@@ -209,7 +209,7 @@ def _spots_at(lab: np.ndarray, table: np.ndarray, scale: float, last: bool,
     faint = own > int(round(FAINT_LEVEL * INK_UNIT))
     marks.append((faint & darker[..., None]).view(np.uint8))
     for marked in marks:
-        # each ink's channel closed apart, in one call (a card's area: a third of the time)
+        # each ink's channel closed apart, in one call rather than three
         closed = cv2.split(cv2.morphologyEx(marked, cv2.MORPH_CLOSE, closing))
         for k, mask in enumerate(closed):
             if not cv2.countNonZero(mask):  # no ink of this colour marked: nothing to outline
@@ -251,7 +251,8 @@ def _described(outlines: tuple[np.ndarray, ...], colour: str, scale: float,
     kept = [outline for outline in outlines if len(outline) >= 3]
     if not kept:
         return []
-    # all outlines' bounding boxes and moments at once: a noisy photo has tens of thousands
+    # all outlines' boxes and moments at once, not one by one in Python: teaching's views
+    # of one deck have over a hundred thousand
     x0, y0, x1, y1, moments = _outline_moments(kept)
     longest = np.maximum(x1 - x0, y1 - y0) + 1
     m00, m10, m01, m20, m11, m02 = moments
