@@ -678,12 +678,14 @@ def test_a_probe_on_a_tile_between_two_boards_leaves_both_planets_out(seed, plan
 
 
 def _read_photo(seed: int, photo: int):
+    """What photo ``photo`` of table ``seed`` (no hand over it) is read as, with nothing
+    read wrong: the pieces seen, what lies there, and the problems' messages."""
     shoot = ring_shoot(seed, 2, 0.3)
     ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
     frame, truth, hand = shoot.games[photo]
     assert hand is None
     seen, problems = read_pieces(frame.image, ring)
-    assert seen is not None
+    assert seen is not None and wrong_reads(seen, truth) == []
     return seen, truth, [p.message for p in problems]
 
 

@@ -404,7 +404,7 @@ def _ships(bgr: np.ndarray, ring: Ring, look: Look, problems: list[Problem], uns
                 and _ship_likeness(ring, ship) < PART_SHOWN_ALIKE:
             problems.append(Problem("unsure_piece", f"the {player} ship is seen on {place}, "
                                     f"where {player} chips may show in part"))
-            unsure.where(ring, look, place, player, ship.centre)
+            unsure.add(place, player)  # what shows there of it, on the board or beside
         else:
             ships[player] = place
             continue
@@ -490,7 +490,8 @@ def _chips(bgr: np.ndarray, ring: Ring, look: Look, shipped: list[Patch], unsure
         rimmed = (place == GATE and area / count <= RIMMED_CHIP
                   and beyond <= NOTHING_BEYOND)
         if not (least <= area / count <= most or rimmed):
-            unsure.add(place, player, on=False)  # the discs and the area tell different counts
+            # the discs and the area tell different counts (beside a board: of its tiles)
+            unsure.add(place, player, on=place == GATE)
     return tally, built
 
 
