@@ -10,6 +10,7 @@ frame two coordinates make, the network's stored form."""
 from __future__ import annotations
 
 import json
+import os
 import tracemalloc
 from dataclasses import replace
 from functools import cache
@@ -36,6 +37,7 @@ from vision.cards.spot_looks import describe_spots
 from vision.cards.spots import Spot, find_spots
 from vision.cards.foreign import foreign_sources
 from vision.cards.model import LABELS
+from vision.cards import views as views_module
 from vision.cards.views import NOTHING, Deck, Source, make_views
 from vision.config import Calibration, CalibrationError, load_calibration
 
@@ -645,6 +647,39 @@ def test_patches_described_on_two_cores_are_described_as_on_one():
                                  for start in range(0, count, CHUNK)])
     for _ in range(3):
         assert np.array_equal(describe(patches), one_by_one)
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="worker processes need two cores")
+def test_views_made_in_worker_processes_are_the_views_made_in_threads(monkeypatch):
+    """Teaching makes its views in worker processes (the photos shared with them, not
+    copied), or in threads where the machine gives no workers: the same views either way,
+    to the last bit, or the same photos would teach a different reader."""
+    model = demo_model()
+    sources = []
+    for photo in teaching_photos(DECKS["reference"], lambda k, _: k % 9 == 0):
+        read = next(r for r in read_cards(photo.image, model) if r.card == photo.card)
+        top, bottom, _ = coordinate_middles(model, read.corners)
+        sources.append(Source(Pyramid(photo.image), Pose.between(tuple(top), tuple(bottom)),
+                              (str(photo.card.top)[1], str(photo.card.bottom)[1]),
+                              (photo.card.top.color, photo.card.bottom.color)))
+    deck = Deck(model.layout, model.palette, model.outline)
+    in_workers, in_processes = [], views_module.in_processes
+
+    def recorded(*args):
+        in_workers.append(in_processes(*args))
+        return in_workers[-1]
+    monkeypatch.setattr(views_module, "in_processes", recorded)
+    apart = make_views(sources, deck, 24, 7, covered=0.5)
+    assert in_workers and in_workers[0] is not None, "the views were not made in workers"
+    monkeypatch.setattr(views_module, "in_processes", lambda *args: None)
+    threads = make_views(sources, deck, 24, 7, covered=0.5)
+    assert len(apart.labels) > 24 * len(sources)
+    assert np.array_equal(apart.patches, threads.patches)
+    for name in ("labels", "ratios", "missed", "pairs", "spots_coordinate", "covered"):
+        assert getattr(apart, name) == getattr(threads, name), name
+    for name in ("spots", "cover_patches", "cover_contexts"):
+        assert all(np.array_equal(a, b) for a, b in zip(getattr(apart, name),
+                                                        getattr(threads, name), strict=True))
 
 
 def test_a_network_survives_its_stored_form_and_tells_apart_what_it_was_shown():

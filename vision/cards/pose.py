@@ -26,6 +26,8 @@ still seen whole, one 60 px tall is averaged down."""
 MAX_ZOOM_OUT = 1.6
 """A patch samples an image level where it spans at most this many times its own pixels
 (larger, it is taken from a level halved again: no aliasing)."""
+HALVINGS = 5
+"""An image is halved this many times at the most (a pyramid's last level)."""
 
 
 @dataclass(frozen=True)
@@ -118,6 +120,13 @@ class Pyramid:
         self.levels = [image]
         self._making = threading.Lock()
 
+    @classmethod
+    def of_levels(cls, levels: list[np.ndarray]) -> Pyramid:
+        """A pyramid whose levels are made already (the first ones, or all)."""
+        pyramid = cls(levels[0])
+        pyramid.levels = list(levels)
+        return pyramid
+
     def level(self, k: int) -> np.ndarray:
         if len(self.levels) <= k:
             with self._making:
@@ -139,7 +148,7 @@ def sample_affine(pyramid: Pyramid, matrix: Affine, side: int = PATCH) -> np.nda
     a, b, c, d, e, f = matrix
     spread = math.sqrt(abs(a * e - b * d))
     level = 0
-    while spread / 2 ** level > MAX_ZOOM_OUT and level < 5:
+    while spread / 2 ** level > MAX_ZOOM_OUT and level < HALVINGS:
         level += 1
     if level:
         # a halved level's pixel k covers full pixels 2k and 2k + 1: its centre is at 2k + 0.5

@@ -22,14 +22,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from typing import Any
 
 import cv2
 import numpy as np
 
-from vision.cards.cores import side_by_side
+from vision.cards.cores import in_processes, side_by_side
 from vision.cards.palette import Palette
-from vision.cards.pose import (MAX_ZOOM_OUT, PATCH, Pose, Pyramid, patch_matrix, sample,
-                               turned)
+from vision.cards.pose import (HALVINGS, MAX_ZOOM_OUT, PATCH, Pose, Pyramid, patch_matrix,
+                               sample, turned)
 from vision.cards.spot_looks import describe_spots
 from vision.cards.spots import WORK_SCALE, Spot, find_spots
 
@@ -181,8 +182,13 @@ def make_views(sources: list[Source], deck: Deck, per_source: int, seed: int,
     rng.shuffle(order)
     groups = [order[start:start + GROUP] for start in range(0, len(order), GROUP)]
     seeds = rng.integers(0, 2 ** 63, size=(len(groups), 2))
-    made = side_by_side(lambda k: _group(sources, deck, groups[k], seeds[k], smallest,
-                                         covered, banded), range(len(groups)))
+    tasks = list(zip(groups, seeds))
+    images, parts = _shareable(sources)
+    made = in_processes(_rebuilt, images, (parts, deck, (smallest, covered, banded)),
+                        _group_of, tasks)
+    if made is None:
+        made = side_by_side(lambda task: _group(sources, deck, *task, smallest, covered,
+                                                banded), tasks)
     views = Views(np.zeros((0, PATCH, PATCH, 3), np.uint8), [], [], [], [], [], [])
     patches: list[np.ndarray] = []
     for part in made:
@@ -194,6 +200,34 @@ def make_views(sources: list[Source], deck: Deck, per_source: int, seed: int,
             getattr(views, name).extend(getattr(part, name))
     views.patches = np.array(patches, np.uint8).reshape(-1, PATCH, PATCH, 3)
     return views
+
+
+def _shareable(sources: list[Source]) -> tuple[list[np.ndarray], list[tuple[Any, ...]]]:
+    """The sources as worker processes are given them (``in_processes``): every level of
+    each one's pyramid (made now, all: a view may draw a card from any), and for each source
+    where its levels start and the rest of it."""
+    images: list[np.ndarray] = []
+    parts: list[tuple[Any, ...]] = []
+    for source in sources:
+        parts.append((len(images), source.pose, source.labels, source.colours, source.beside))
+        images += [source.pyramid.level(k) for k in range(HALVINGS + 1)]
+    return images, parts
+
+
+def _rebuilt(images: list[np.ndarray], given: tuple[Any, ...]
+             ) -> tuple[list[Source], Deck, tuple[float, float, float]]:
+    """In a worker: the sources, the deck and the views' settings, from ``_shareable``."""
+    parts, deck, settings = given
+    sources = [Source(Pyramid.of_levels(images[first:first + HALVINGS + 1]), *rest)
+               for first, *rest in parts]
+    return sources, deck, settings
+
+
+def _group_of(prepared: tuple[list[Source], Deck, tuple[float, float, float]],
+              task: tuple[list[int], np.ndarray]) -> Views:
+    """In a worker: one group's views (``_group``)."""
+    sources, deck, (smallest, covered, banded) = prepared
+    return _group(sources, deck, *task, smallest, covered, banded)
 
 
 def _group(sources: list[Source], deck: Deck, group: list[int], seeds: np.ndarray,
@@ -407,7 +441,7 @@ def view_area(deck: Deck) -> float:
 def _level(side_px: float) -> int:
     """The image level a patch spanning ``side_px`` camera pixels is read from."""
     level = 0
-    while side_px / PATCH / 2 ** level > MAX_ZOOM_OUT and level < 5:
+    while side_px / PATCH / 2 ** level > MAX_ZOOM_OUT and level < HALVINGS:
         level += 1
     return level
 
@@ -443,7 +477,7 @@ def _whole_card(source: Source, deck: Deck, view: np.ndarray, reach: float
     # a level of the photo where the view shrinks it at most twofold (no aliasing)
     scale = math.sqrt(abs(np.linalg.det(photo_to_tile[:2, :2])))
     level = 0
-    while scale * 2 ** level < 0.5 and level < 5:
+    while scale * 2 ** level < 0.5 and level < HALVINGS:
         level += 1
     from_level = np.diag([2.0 ** level, 2.0 ** level, 1.0])
     from_level[:2, 2] = (2 ** level - 1) / 2
