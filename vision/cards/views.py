@@ -175,8 +175,9 @@ def make_views(sources: list[Source], deck: Deck, per_source: int, seed: int,
     coordinates from ``smallest`` to ``LARGEST_PX`` pixels, a share ``covered`` of them
     with a coordinate partly under another card, a share ``banded`` in a flickering lamp's
     bands. Groups of views are made side by side, one a core, each from its own random
-    numbers (the views are the same on any machine): their work is mostly OpenCV's, which
-    lets go of the interpreter."""
+    numbers (the views are the same on any machine, in worker processes or in threads):
+    in worker processes where the machine gives them, as a third of the work holds the
+    interpreter."""
     rng = np.random.default_rng(seed)
     order = [k for k in range(len(sources)) for _ in range(per_source)]
     rng.shuffle(order)
