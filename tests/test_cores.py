@@ -13,7 +13,7 @@ import pytest
 
 from vision.cards import cores
 
-SHARED = Path("/dev/shm")
+SHARED = Path(cores.SHARED_MEMORY)
 
 
 def _sums(images: list[np.ndarray], given: int) -> list[int]:
@@ -80,4 +80,16 @@ def test_one_core_or_images_larger_than_the_memory_allows_are_left_to_threads(mo
     monkeypatch.setattr(cores.os, "cpu_count", lambda: 4)
     monkeypatch.setattr(cores, "_free_memory", lambda: 1e6)  # the images are 3.7 MB
     assert cores.in_processes(_sums, _images(), 1, _nth, [0, 1]) is None
+    monkeypatch.setattr(cores, "_free_memory", lambda: 1e12)
     assert cores.in_processes(_sums, _images(), 1, _nth, [0]) is None  # one item: no workers
+
+
+def test_shared_memory_with_too_little_room_is_left_to_threads(monkeypatch):
+    """A container's shared memory may hold 64 MB; written past its room, it ends the
+    process rather than raising: the room is asked first."""
+    room = cores._shared_room
+    assert room() > 0  # this machine has some
+    monkeypatch.setattr(cores, "SHARED_MEMORY", "/no/such/place")
+    assert room() == 0.0
+    monkeypatch.setattr(cores, "_shared_room", lambda: 3e6)  # the images are 3.7 MB
+    assert cores.in_processes(_sums, _images(), 1, _nth, [0, 1]) is None

@@ -31,6 +31,8 @@ _Result = TypeVar("_Result")
 SHARED_AT_MOST = 0.25
 """Images laid in shared memory, as a share of the memory the machine has free, at the most:
 more, and the work is done in threads (they need no copy)."""
+SHARED_MEMORY = "/dev/shm"
+"""Where Linux makes shared memory (``shm_open``)."""
 TASKS_A_WORKER = 8
 """Items handed to the workers in about this many batches each (fewer round trips; enough
 that a worker whose items are slow does not leave the other waiting long)."""
@@ -55,7 +57,7 @@ def in_processes(prepare: Callable[[list[np.ndarray], Any], Any], images: Sequen
     the work itself, in threads. A fault of ``work`` itself is raised, as in a thread."""
     workers = min(os.cpu_count() or 1, len(items))
     total = sum(image.nbytes for image in images)
-    if workers < 2 or total > SHARED_AT_MOST * _free_memory():
+    if workers < 2 or total > min(SHARED_AT_MOST * _free_memory(), _shared_room()):
         return None
     try:
         memory = shared_memory.SharedMemory(create=True, size=max(total, 1))
@@ -90,6 +92,16 @@ def _free_memory() -> float:
         return float(os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE"))
     except (ValueError, OSError):
         return 0.0
+
+
+def _shared_room() -> float:
+    """Bytes free where shared memory is made: a container's may hold 64 MB, and shared
+    memory written past its room ends the process (a bus error), it raises nothing."""
+    try:
+        room = os.statvfs(SHARED_MEMORY)
+    except OSError:
+        return 0.0
+    return float(room.f_bavail * room.f_frsize)
 
 
 _memory: shared_memory.SharedMemory | None = None
