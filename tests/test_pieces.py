@@ -137,15 +137,23 @@ def wrong_reads(seen: PiecesSeen, truth) -> list[str]:
             for key, value in want[part].items() if key in got[part] and got[part][key] != value]
 
 
-def placed_right(seed: int, photo: int, colour: str, place: str) -> bool:
-    """Whether ``colour``'s ship, on ``place`` in photo ``photo`` of table ``seed`` with
-    no hand over it, is placed there, with nothing in the photo read wrong."""
+def _read_photo(seed: int, photo: int):
+    """What photo ``photo`` of table ``seed`` (no hand over it) is read as, with nothing
+    read wrong: the pieces seen, what lies there, and the problems' messages."""
     shoot = ring_shoot(seed, 2, 0.3)
     ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
     frame, truth, hand = shoot.games[photo]
-    assert hand is None and truth.ships[colour] == place
-    seen, _ = read_pieces(frame.image, ring)
+    assert hand is None
+    seen, problems = read_pieces(frame.image, ring)
     assert seen is not None and wrong_reads(seen, truth) == []
+    return seen, truth, [p.message for p in problems]
+
+
+def placed_right(seed: int, photo: int, colour: str, place: str) -> bool:
+    """Whether ``colour``'s ship, on ``place`` in photo ``photo`` of table ``seed`` with
+    no hand over it, is placed there, with nothing in the photo read wrong."""
+    seen, truth, _ = _read_photo(seed, photo)
+    assert truth.ships[colour] == place
     return seen.ships.get(colour) == place
 
 
@@ -677,18 +685,6 @@ def test_a_probe_on_a_tile_between_two_boards_leaves_both_planets_out(seed, plan
     assert f"{colour} is not clear beside {neighbour}" in [p.message for p in problems]
 
 
-def _read_photo(seed: int, photo: int):
-    """What photo ``photo`` of table ``seed`` (no hand over it) is read as, with nothing
-    read wrong: the pieces seen, what lies there, and the problems' messages."""
-    shoot = ring_shoot(seed, 2, 0.3)
-    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
-    frame, truth, hand = shoot.games[photo]
-    assert hand is None
-    seen, problems = read_pieces(frame.image, ring)
-    assert seen is not None and wrong_reads(seen, truth) == []
-    return seen, truth, [p.message for p in problems]
-
-
 def test_a_colour_not_clear_on_a_board_leaves_the_reservations_beside_it_read():
     """Dev table 8019, second photo: blue is not clear on Planet 7's board (its ship not
     seen, a patch of blue there not plainly chips). Its station is not known; the two yellow
@@ -928,12 +924,8 @@ def test_chips_lying_apart_on_the_gate_seen_larger_than_a_flat_chip_are_counted(
     seen with their rim and shadow at 1.21 to 1.27 chips' area: the bound that says a chip
     hides under another (1.15) left the three counts out. All round a lone chip, the rim
     lies within its disc's reach."""
-    shoot = ring_shoot(8015, 2, 0.3)
-    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
-    frame, truth, hand = shoot.games[0]
-    assert hand is None and all(truth.gate[c] == 1 for c in ("black", "green", "yellow"))
-    seen, _ = read_pieces(frame.image, ring)
-    assert seen is not None and wrong_reads(seen, truth) == []
+    seen, truth, _ = _read_photo(8015, 0)
+    assert all(truth.gate[c] == 1 for c in ("black", "green", "yellow"))
     assert seen.gate == truth.gate
 
 
@@ -1184,12 +1176,7 @@ def test_a_black_piece_lighter_than_its_dark_board_is_black(seed, photo, part, p
     lighter than the board and about as light as its ship was at calibration. It was sought
     only darker than its ground, so it showed in part or not at all (the ship not seen, the
     station not clear); it is black."""
-    shoot = ring_shoot(seed, 2, 0.3)
-    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
-    frame, truth, hand = shoot.games[photo]
-    assert hand is None
-    seen, _ = read_pieces(frame.image, ring)
-    assert seen is not None and wrong_reads(seen, truth) == []
+    seen, truth, _ = _read_photo(seed, photo)
     if part == "ships":
         assert truth.ships["black"] == place and seen.ships.get("black") == place
     else:
