@@ -148,7 +148,7 @@ def teach(photos: list[TeachingPhoto], seed: int = 0) -> Taught:
     # the inks: first as their names say, then as the photos show them; the coordinates
     # looked for again with a nearer hue (a badge parted from a nebula of a near hue beside
     # it)
-    cards = _alike(_card_quad(photo.image) for photo in photos)
+    cards = _alike(side_by_side(lambda photo: _card_quad(photo.image), photos))
     palette = Palette.plain()
     first = side_by_side(lambda photo: find_spots(photo.image, palette,
                                                    hue=TEACHING_HUES[0]), photos)
