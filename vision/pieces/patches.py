@@ -187,9 +187,11 @@ def looking_at(bgr: np.ndarray, ring: Ring) -> Steps:
     more_coloured = np.hypot(changed[:, 1] - 128, changed[:, 2] - 128) >= \
         PRINT_CHROMA_RISE * np.hypot(at_start[:, 1] - 128, at_start[:, 2] - 128)
     alike = (difference[small] < PRINT_CHANGE) & ~more_coloured
-    for player, mask_new in colour_masks(changed, ring.colours, before[where],
-                                         _black_shown(ring, light[where], added, small),
-                                         ring.reference_boards[small] > 0).items():
+    masks = colour_masks(changed, ring.colours, before[where],
+                         _black_shown(ring, light[where], added, small),
+                         ring.reference_boards[small] > 0)
+    yield  # the colours judged, then the patches they make: each about a frame's share
+    for player, mask_new in masks.items():
         mask = np.zeros((height, width), bool)
         mask[where] = mask_new & ~(ring.printed[player][small] & alike)
         patches += patches_of(player, mask, ring.ship_px)

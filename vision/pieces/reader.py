@@ -256,7 +256,7 @@ def read_pieces(bgr: np.ndarray, ring: Ring) -> Read:
 
 
 def reading_pieces(bgr: np.ndarray, ring: Ring) -> Reading:
-    """``read_pieces`` in six steps of about the same time (a frame's share)."""
+    """``read_pieces`` in seven steps of about the same time (a frame's share)."""
     height, width = bgr.shape[:2]
     if (width, height) != ring.image_size:
         return None, (Problem("no_ring", f"the ring was found in {ring.image_size[0]}x"
