@@ -28,7 +28,8 @@ from synthetic.teaching import (DEMO_DECK, DEMO_DECK_CODE, code_digest, demo_dec
 from tests.scenes import (DECK, card_edge_over, card_table, coordinate_middles,
                           read_card_table)
 from vision.cards import CardModel, Taught, TeachingError, TeachingPhoto, read_cards, teach
-from vision.cards.classifier import MEMBERS, Classifier, Committee
+from vision.cards import classifier as classifier_module
+from vision.cards.classifier import EASY_KEPT, MEMBERS, Classifier, Committee
 from vision.cards.features import CHUNK, describe
 from vision.cards.palette import Palette
 from vision.cards.pose import Pose, Pyramid, patch_matrix, sample
@@ -706,6 +707,34 @@ def test_a_network_survives_its_stored_form_and_tells_apart_what_it_was_shown():
     assert np.allclose(alone.probabilities(held), again.probabilities(held))
     with pytest.raises(ValueError, match="short list"):
         Committee.from_json({"members": []})
+
+
+def test_a_committee_learns_from_a_share_of_the_easy_nothing_and_from_all_the_rest():
+    """Of the commonest label's inputs, those named surely when last learned from are easy:
+    an epoch learns from a draw of them, each weighing as many as it stands for, and from
+    every other input, so that the epoch weighs as much as all. Taught so, a network tells
+    a rare label from the commonest's look-alikes as well as taught on all."""
+    rng = np.random.default_rng(3)
+    far = rng.normal(8, 1, (12000, 20))  # the commonest label, far off: soon easy
+    near = rng.normal(0, 1, (4000, 20))  # the commonest label's look-alikes of the rare one
+    rare = rng.normal(0, 1, (4000, 20)) + 1.0
+    x = np.concatenate([far, near, rare]).astype(np.float32)
+    y = np.array([0] * 16000 + [1] * 4000)
+    thinning = classifier_module._Thinning(y)
+    assert len(thinning.order(rng)) == len(y)  # nothing is easy before the first epoch
+    surely = np.where(np.arange(len(y)) < 12000, 0.999, 0.6).astype(np.float32)
+    thinning.learned(np.arange(len(y)), surely)
+    order = thinning.order(rng)
+    assert set(range(12000, len(y))) <= set(order.tolist())  # the hard ones, every epoch
+    assert len(order) == 8000 + round(12000 * EASY_KEPT)
+    assert np.isclose(thinning.weights[order].sum(), len(y), rtol=1e-4)
+    held_rare = (rng.normal(0, 1, (300, 20)) + 1.0).astype(np.float32)
+    held_near = rng.normal(0, 1, (300, 20)).astype(np.float32)
+    x, mean, scale = classifier_module._standardised(x)
+    for thinned in (False, True):
+        network = Classifier.trained(x, mean, scale, y, ("common", "rare"), 2, thinned=thinned)
+        assert (network.probabilities(held_rare).argmax(axis=1) == 1).mean() > 0.95, thinned
+        assert (network.probabilities(held_near).argmax(axis=1) == 0).mean() > 0.95, thinned
 
 
 def test_a_photo_with_no_cards_and_a_tiny_or_grey_image_read_as_nothing():

@@ -23,6 +23,17 @@ EPOCHS = 14
 BATCH = 512
 LEARNING_RATE = 3e-3
 WEIGHT_DECAY = 1e-4
+EASY = 0.995
+EASY_KEPT = 0.3
+"""A committee member's easy patches: of the commonest label (a deck's "nothing", about two
+in three), named so surely (``EASY``) when last learned from. Each epoch learns from all the
+others, and from a new draw of this share (``EASY_KEPT``) of the easy ones, each of those
+weighing as many as it stands for: the same lesson on average, the hard patches (a number cut
+off-centre or half hidden, a look-alike of another game) every epoch. A 50-photo deck's two
+networks in 14.7 s rather than 21.1 here; its views held out, named as surely (95.4 % of the
+numbers, both ways), a number wrongly 6 times rather than 9, and nothing as a number 3
+times rather than 8, of 21 000 patches. (Thinning all of "nothing" alike, the hard ones
+with the easy, read a card of the own full-bleed deck wrongly.)"""
 MEMBERS = 2
 """Networks in a committee. Two: with one alone, a retaught deck's rare wrong reads came back
 on patches no view was like (another network each time); the second costs one more training
@@ -53,8 +64,9 @@ class Classifier:
     @classmethod
     def trained(cls, x: np.ndarray, mean: np.ndarray, scale: np.ndarray, targets: np.ndarray,
                 labels: tuple[str, ...], seed: int = 0, hidden: int = HIDDEN,
-                epochs: int = EPOCHS) -> Classifier:
-        """``fit`` on inputs standardised already (``x``, by their ``mean`` and ``scale``)."""
+                epochs: int = EPOCHS, thinned: bool = False) -> Classifier:
+        """``fit`` on inputs standardised already (``x``, by their ``mean`` and ``scale``);
+        ``thinned``: each epoch on fewer of the easy inputs (``EASY``)."""
         rng = np.random.default_rng(seed)
         d, k = x.shape[1], len(labels)
         params = [(rng.normal(0, 1, (d, hidden)) * np.sqrt(2 / d)).astype(np.float32),
@@ -63,13 +75,19 @@ class Classifier:
                   np.zeros(k, np.float32)]
         first = [np.zeros_like(p) for p in params]
         second = [np.zeros_like(p) for p in params]
+        thinning = _Thinning(targets) if thinned else None
         steps = 0
         for epoch in range(epochs):
             rate = LEARNING_RATE * 0.5 * (1 + np.cos(np.pi * epoch / epochs))
-            order = rng.permutation(len(x))
-            for start in range(0, len(x), BATCH):
-                batch = order[start:start + BATCH]
-                grads = _gradients(params, x[batch], targets[batch])
+            order = rng.permutation(len(x)) if thinning is None else thinning.order(rng)
+            # as many steps an epoch as on all the inputs, each on a batch as much smaller
+            size = max(1, round(BATCH * len(order) / len(x)))
+            for start in range(0, len(order), size):
+                batch = order[start:start + size]
+                grads, named = _gradients(params, x[batch], targets[batch],
+                                          None if thinning is None else thinning.weights[batch])
+                if thinning is not None:
+                    thinning.learned(batch, named)
                 steps += 1
                 step = rate * np.sqrt(1 - 0.999 ** steps) / (1 - 0.9 ** steps)
                 for j, (param, grad) in enumerate(zip(params, grads)):
@@ -148,7 +166,8 @@ class Committee:
         standardised = _standardised(inputs, own)  # once, for all
         with ThreadPoolExecutor(max(1, min(members, os.cpu_count() or 1))) as pool:
             trained = pool.map(lambda k: Classifier.trained(*standardised, targets, labels,
-                                                            seed + 7 * k), range(members))
+                                                            seed + 7 * k, thinned=True),
+                               range(members))
             return cls(tuple(trained))
 
     def probabilities(self, inputs: np.ndarray) -> np.ndarray:
@@ -211,8 +230,34 @@ STANDARDISED_ROWS = 4096
 """Rows whose spread is summed at once (a small piece, not a second copy of all)."""
 
 
-def _gradients(params: list[np.ndarray], x: np.ndarray, targets: np.ndarray
-               ) -> list[np.ndarray]:
+class _Thinning:
+    """Which inputs each epoch learns from, the commonest label's easy ones thinned
+    (``EASY``, ``EASY_KEPT``), and how much each weighs."""
+
+    def __init__(self, targets: np.ndarray) -> None:
+        self.common = targets == np.bincount(targets).argmax()
+        self.easy = np.zeros(len(targets), bool)
+        """Named its label surely when last learned from (none before the first epoch)."""
+        self.weights = np.ones(len(targets), np.float32)
+
+    def order(self, rng: np.random.Generator) -> np.ndarray:
+        """An epoch's inputs, in the order learned."""
+        easy = np.flatnonzero(self.easy)
+        kept = rng.choice(easy, round(len(easy) * EASY_KEPT), replace=False)
+        self.weights[:] = 1.0
+        self.weights[kept] = len(easy) / max(1, len(kept))
+        chosen = np.concatenate([np.flatnonzero(~self.easy), kept])
+        return chosen[rng.permutation(len(chosen))]
+
+    def learned(self, batch: np.ndarray, named: np.ndarray) -> None:
+        """How surely a batch's inputs were named their labels (``named``)."""
+        self.easy[batch] = self.common[batch] & (named > EASY)
+
+
+def _gradients(params: list[np.ndarray], x: np.ndarray, targets: np.ndarray,
+               weights: np.ndarray | None = None) -> tuple[list[np.ndarray], np.ndarray]:
+    """The loss's gradients over a batch, its inputs' mean or as ``weights`` weigh them;
+    and how surely each input was named its label."""
     w1, b1, w2, b2 = params
     pre = x @ w1 + b1
     hidden = np.maximum(pre, 0.0)
@@ -220,11 +265,16 @@ def _gradients(params: list[np.ndarray], x: np.ndarray, targets: np.ndarray
     logits -= logits.max(axis=1, keepdims=True)
     odds = np.exp(logits)
     error = odds / odds.sum(axis=1, keepdims=True)
-    error[np.arange(len(targets)), targets] -= 1.0
-    error /= len(targets)
+    rows = np.arange(len(targets))
+    named = error[rows, targets]  # a copy (fancy indexing), before the error is made of it
+    error[rows, targets] -= 1.0
+    if weights is None:
+        error /= len(targets)
+    else:
+        error *= (weights / weights.sum())[:, None]
     back = error @ w2.T
     back[pre <= 0] = 0.0
-    return [x.T @ back, back.sum(axis=0), hidden.T @ error, error.sum(axis=0)]
+    return [x.T @ back, back.sum(axis=0), hidden.T @ error, error.sum(axis=0)], named
 
 
 def _pack(array: np.ndarray) -> dict[str, Any]:
