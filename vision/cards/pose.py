@@ -143,13 +143,19 @@ def sample(pyramid: Pyramid, matrix: np.ndarray, side: int = PATCH) -> np.ndarra
     return sample_affine(pyramid, (a, b, c, d, e, f), side)
 
 
-def sample_affine(pyramid: Pyramid, matrix: Affine, side: int = PATCH) -> np.ndarray:
-    """``sample``, the matrix's top two rows given as six numbers."""
-    a, b, c, d, e, f = matrix
-    spread = math.sqrt(abs(a * e - b * d))
+def level_of(spread: float) -> int:
+    """The image level a patch is sampled from where each of its pixels spans ``spread``
+    image pixels (a side): the first where it is not shrunk by more than ``MAX_ZOOM_OUT``."""
     level = 0
     while spread / 2 ** level > MAX_ZOOM_OUT and level < HALVINGS:
         level += 1
+    return level
+
+
+def sample_affine(pyramid: Pyramid, matrix: Affine, side: int = PATCH) -> np.ndarray:
+    """``sample``, the matrix's top two rows given as six numbers."""
+    a, b, c, d, e, f = matrix
+    level = level_of(math.sqrt(abs(a * e - b * d)))
     if level:
         # a halved level's pixel k covers full pixels 2k and 2k + 1: its centre is at 2k + 0.5
         half, shift = 0.5 ** level, (2 ** level - 1) / 2

@@ -29,8 +29,8 @@ import numpy as np
 
 from vision.cards.cores import in_processes, side_by_side
 from vision.cards.palette import Palette
-from vision.cards.pose import (HALVINGS, MAX_ZOOM_OUT, PATCH, Pose, Pyramid, patch_matrix,
-                               sample, turned)
+from vision.cards.pose import (HALVINGS, PATCH, Pose, Pyramid, level_of, patch_matrix, sample,
+                               turned)
 from vision.cards.spot_looks import describe_spots
 from vision.cards.spots import WORK_SCALE, Spot, find_spots
 
@@ -242,7 +242,7 @@ def _group(sources: list[Source], deck: Deck, group: list[int], seeds: np.ndarra
     size = math.exp(rng.uniform(math.log(smallest), math.log(LARGEST_PX)))
     # a large coordinate is read from a halved image (``pose.sample``): the view is made
     # at that level, with the camera's faults as halving leaves them
-    level = _level(size * max(deck.layout.sides) / deck.layout.size)
+    level = level_of(size * max(deck.layout.sides) / deck.layout.size / PATCH)
     shown = size / 2 ** level
     faults = _Faults.draw(rng, size, banded).halved(level)
     drawn = [_whole_card(sources[k], deck, _view(rng, shown / deck.layout.size),
@@ -433,18 +433,10 @@ def view_area(deck: Deck) -> float:
     """A view's pixels on average, about (the card's outline at a coordinate's middling size
     and the table around it): what making views of a deck costs."""
     middle = math.sqrt(SMALLEST_PX * LARGEST_PX)
-    shown = middle / 2 ** _level(middle * max(deck.layout.sides) / deck.layout.size)
+    shown = middle / 2 ** level_of(middle * max(deck.layout.sides) / deck.layout.size / PATCH)
     corners = deck.outline * (shown / deck.layout.size)
     extent = (corners.max(axis=0) - corners.min(axis=0)) * (1 + 2 * MARGIN)
     return float(extent[0] * extent[1])
-
-
-def _level(side_px: float) -> int:
-    """The image level a patch spanning ``side_px`` camera pixels is read from."""
-    level = 0
-    while side_px / PATCH / 2 ** level > MAX_ZOOM_OUT and level < HALVINGS:
-        level += 1
-    return level
 
 
 def _view(rng: np.random.Generator, scale: float) -> np.ndarray:
