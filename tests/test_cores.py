@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import os
+from multiprocessing import shared_memory
 from pathlib import Path
 
 import numpy as np
@@ -41,8 +42,22 @@ def _images() -> list[np.ndarray]:
         [rng.normal(size=(33, 5)).astype(np.float32)]
 
 
-def _ours() -> set[str]:
-    return {p.name for p in SHARED.iterdir()} if SHARED.is_dir() else set()
+def _made(monkeypatch) -> list[str]:
+    """The names of the shared memory blocks made from now on in this process (another
+    test's, running beside this one, may come and go in the same folder meanwhile)."""
+    names: list[str] = []
+
+    class Recorded(shared_memory.SharedMemory):
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            if kwargs.get("create"):
+                names.append(self.name)
+    monkeypatch.setattr(shared_memory, "SharedMemory", Recorded)
+    return names
+
+
+def _left(names: list[str]) -> list[str]:
+    return [name for name in names if (SHARED / name).exists()]
 
 
 needs_two_cores = pytest.mark.skipif((os.cpu_count() or 1) < 2,
@@ -50,22 +65,22 @@ needs_two_cores = pytest.mark.skipif((os.cpu_count() or 1) < 2,
 
 
 @needs_two_cores
-def test_workers_see_the_images_shared_and_the_results_come_in_order():
+def test_workers_see_the_images_shared_and_the_results_come_in_order(monkeypatch):
     images = _images()
-    before = _ours()
+    made = _made(monkeypatch)
     done = cores.in_processes(_sums, images, 3, _nth, list(range(len(images))) * 7)
     expected = [3 * int(image.astype(np.int64).sum()) for image in images]
     assert done == [(k, expected[k]) for k in list(range(len(images))) * 7]
-    assert _ours() <= before, "shared memory was left behind"
+    assert len(made) == 1 and _left(made) == [], "shared memory was left behind"
 
 
 @needs_two_cores
-def test_a_worker_lost_gives_no_results_a_warning_and_leaves_nothing(caplog):
-    before = _ours()
+def test_a_worker_lost_gives_no_results_a_warning_and_leaves_nothing(caplog, monkeypatch):
+    made = _made(monkeypatch)
     with caplog.at_level(logging.WARNING, logger=cores.__name__):
         assert cores.in_processes(_lost, _images(), 1, _nth, [0, 1, 2]) is None
     assert "worker processes failed" in caplog.text
-    assert _ours() <= before, "shared memory was left behind"
+    assert len(made) == 1 and _left(made) == [], "shared memory was left behind"
 
 
 @needs_two_cores
