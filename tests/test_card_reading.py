@@ -205,23 +205,53 @@ def test_two_inks_whose_mean_is_no_colour_are_not_a_coordinate_of_hardly_any_col
     assert reader.shows_ink(patch, "B", palette)
 
 
-def test_a_spot_inside_a_ring_of_another_ink_leaves_the_cards_colour_unclear():
+def test_a_spot_inside_a_ring_of_another_ink_is_found_ringed():
     """The card's navy sky inside a green ring is found as a blue spot at the ring's middle
     (starfield table 1582, measured: the ring 33 px across with 808 px of ink, the fill 26 px
-    with 75): a pair of that spot is unsure, whatever it reads. The ring itself, inside the
-    card's whole sky (a spot far larger than a coordinate), and spots of one ink, are not."""
+    with 75): that spot of a pair lies inside a green ring. The ring itself, inside the card's
+    whole sky (a spot far larger than a coordinate), and spots of one ink, do not."""
     sizes = (0.6, 0.6)  # the starfield deck's coordinates, as parts of their distance apart
     ring = Spot(1011.0, 568.0, 33.0, "G", 808.0)
     fill = Spot(1010.0, 563.0, 25.6, "B", 75.0)
     partner = Spot(1042.0, 610.0, 32.6, "O", 772.0)
     sky = Spot(1013.0, 572.0, 115.5, "B", 2557.0)
     spots = [ring, fill, partner, sky]
-    assert reader._ringed(spots, (1, 2), sizes)  # the fill and the orange 3: B?/O3
-    assert not reader._ringed(spots, (0, 2), sizes)  # the ring and the orange 3: G?/O3
+    assert reader._rings(spots, (1, 2), sizes) == ({"G"}, set())  # the fill and the 3: B?/O3
+    assert reader._rings(spots, (0, 2), sizes) == (set(), set())  # the ring and the 3: G?/O3
     same = [replace(ring, colour="B"), fill, partner]
-    assert not reader._ringed(same, (1, 2), sizes)  # a blue number inside its own blue ring
+    assert reader._rings(same, (1, 2), sizes) == (set(), set())  # a blue 3 in its blue ring
     beside = [ring, replace(fill, x=ring.x + ring.size), partner]
-    assert not reader._ringed(beside, (1, 2), sizes)
+    assert reader._rings(beside, (1, 2), sizes) == (set(), set())
+
+
+def _ringed_patch(ring: tuple[int, int, int], inside: tuple[int, int, int],
+                  halo: tuple[int, int, int] | None = None) -> np.ndarray:
+    """A coordinate's patch: a ring of ``ring`` round ``inside`` with a dark number, on a
+    dark sky; ``halo``: a band of that colour round the ring, reaching past the patch."""
+    patch = np.full((reader.PATCH, reader.PATCH, 3), (30, 20, 20), np.uint8)
+    middle = (reader.PATCH // 2, reader.PATCH // 2)
+    if halo is not None:
+        cv2.circle(patch, middle, reader.PATCH, halo, -1)
+    cv2.circle(patch, middle, reader.PATCH * 3 // 8, ring, -1, cv2.LINE_AA)
+    cv2.circle(patch, middle, reader.PATCH // 4, inside, -1, cv2.LINE_AA)
+    cv2.putText(patch, "2", (middle[0] - 5, middle[1] + 5), cv2.FONT_HERSHEY_SIMPLEX, 0.5,
+                (40, 30, 30), 2)
+    return patch
+
+
+def test_a_ring_of_another_ink_leaves_the_colour_unclear_only_where_the_patch_shows_it():
+    """Starfield table 1582: the navy sky's patch inside G4/O3's green ring shows the ring
+    (0.44 of its most coloured part green): which ink is the coordinate's is not clear.
+    Cardgen's ring deck, seed 10025: the navy halo round O2/O2's orange ring was found as a
+    blue spot round it, but lies outside the coordinate's patch, which is all orange: the
+    teach photo was left unsure, and is read now."""
+    palette = Palette.plain()
+    navy = (120, 50, 20)
+    green_round_navy = _ringed_patch((60, 170, 40), navy)
+    assert reader.ink_share(green_round_navy, "G", palette) >= reader.RING_SHOWN
+    orange_in_a_halo = _ringed_patch((20, 140, 245), (225, 240, 245), halo=navy)
+    assert reader.ink_share(orange_in_a_halo, "B", palette) < reader.RING_SHOWN
+    assert reader.shows_ink(orange_in_a_halo, "O", palette)
 
 
 def test_a_frame_far_larger_than_a_coordinate_leaves_its_ink_plain():
@@ -234,8 +264,8 @@ def test_a_frame_far_larger_than_a_coordinate_leaves_its_ink_plain():
     top = Spot(128.0, 80.0, 28.0, "B", 188.0)
     question = Spot(138.0, 212.0, 33.5, "O", 136.0)
     frame = Spot(138.0, 225.0, 54.6, "G", 364.0)
-    assert not reader._ringed([top, question, frame], (0, 1), sizes)
-    assert reader._ringed([top, question, frame], (0, 1), (0.166, 0.35))
+    assert reader._rings([top, question, frame], (0, 1), sizes) == (set(), set())
+    assert reader._rings([top, question, frame], (0, 1), (0.166, 0.35)) == (set(), {"G"})
 
 
 def test_a_card_whose_ring_holds_a_spot_of_another_ink_is_never_read_as_that_ink():
