@@ -1441,3 +1441,15 @@ def test_a_stations_crescent_on_a_dark_board_is_not_the_black_ship():
     assert "black" not in seen.ships and "Hazard" not in seen.stations
     assert "the black ship is seen on Hazard, where black chips may show in part" in [
         p.message for p in problems]
+
+
+def test_what_shows_of_a_ship_not_seen_is_no_station_where_it_covers_more_than_a_chip():
+    """Table 9818, photo 1: the black ship stands on Planet 10, half over the dark board, where
+    black does not show, and half over the planet's art. What shows is as thick as a chip
+    and lies within one disc, but covers 1.21 chips: it was read as a black station. The
+    ship is not seen, so Planet 10's station is left out, not read."""
+    seen, truth, problems = _read_photo(9818, 1)
+    assert truth.ships["black"] == "Planet 10" and truth.stations["Planet 10"] is None
+    assert "Planet 10" not in seen.stations
+    assert "the black ship is not seen" in problems
+    assert len(seen.stations) >= 6  # the other boards' stations are read

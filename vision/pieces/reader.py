@@ -415,7 +415,8 @@ def _ships(bgr: np.ndarray, ring: Ring, look: Look, problems: list[Problem], uns
                 continue
             if (place == GATE and not _plain_chips(bgr, ring, look, patch)) or (
                     place != GATE and (not _chips_alone(ring, look, patch)
-                                       or touches(patch, shipped))):
+                                       or touches(patch, shipped)
+                                       or _over_chips(ring, look, patch))):
                 unsure.where(ring, look, place, player, patch.centre)
     return ships, shipped
 
@@ -564,6 +565,19 @@ def _chips_alone(ring: Ring, look: Look, patch: Patch,
     radius = look.radius(ring, patch.centre)
     return (not _something_else(ring, look, patch) and thickness(patch) >= CHIP_THICK * radius
             and (laid or discs(patch, radius))[1] <= BEYOND_DISCS)
+
+
+def _over_chips(ring: Ring, look: Look, patch: Patch) -> bool:
+    """Whether a patch covers more than its chips would (``AREA_PER_CHIP``, the most, for
+    each disc laid in it): what shows of a ship half hidden (a black one half over a dark
+    board, half over its planet's art) can be as thick as a chip and lie within a disc, yet
+    cover a chip's worth and more (table 9818: 1.21 chips for its one disc, taken for a
+    black station). Asked only of a ship not placed: tables 7500-7529 read 3 stations of
+    304 fewer right, 9800-9829 one reservation of 320; dev tables 8000-8069 and 8140-8209,
+    7300-7329 and 9860-9889 the same as before."""
+    radius = look.radius(ring, patch.centre)
+    count, _ = discs(patch, radius)
+    return patch.area > AREA_PER_CHIP[1] * max(count, 1) * math.pi * radius ** 2
 
 
 def _plain_chips(bgr: np.ndarray, ring: Ring, look: Look, patch: Patch) -> bool:
