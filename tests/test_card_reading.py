@@ -36,6 +36,7 @@ from vision.cards.pose import Pose, Pyramid, patch_matrix, sample
 from vision.cards import reader
 from vision.cards.spot_looks import describe_spots
 from vision.cards.spots import Spot, find_spots
+from vision.cards import foreign
 from vision.cards.foreign import foreign_sources
 from vision.cards.model import LABELS
 from vision.cards import views as views_module
@@ -834,6 +835,46 @@ def test_a_number_replaced_by_another_game_s_sign_shows_its_badge_but_not_its_nu
         assert chances[which][LABELS.index(before.labels[which])] < 0.5
         assert chances[1 - which][LABELS.index(before.labels[1 - which])] >= 0.5
 
+
+
+def _coordinate_canvases(ground: tuple[int, int, int], number: tuple[int, int, int],
+                         ring: tuple[int, int, int] | None = None) -> list:
+    """Eight coordinates of one ink, upright on ``foreign.CANVAS`` pixels, each in its own
+    light and a little off its middle: a disc of ``ground`` (inside a ring of ``ring``),
+    its number drawn in ``number``."""
+    rng = np.random.default_rng(5)
+    canvases = []
+    for k in range(8):
+        canvas = np.full((foreign.CANVAS, foreign.CANVAS, 3), 200, np.uint8)
+        middle = (48 + int(rng.integers(-2, 3)), 48 + int(rng.integers(-2, 3)))
+        if ring is not None:
+            cv2.circle(canvas, middle, 40, ring, -1, cv2.LINE_AA)
+        cv2.circle(canvas, middle, 33 if ring is not None else 40, ground, -1, cv2.LINE_AA)
+        cv2.putText(canvas, "1234"[k % 4], (middle[0] - 12, middle[1] + 15),
+                    cv2.FONT_HERSHEY_DUPLEX, 1.3, number, 3, cv2.LINE_AA)
+        lit = canvas * rng.uniform(0.75, 1.1) + rng.normal(0, 3, canvas.shape)
+        canvases.append(foreign._Upright(k, 0, np.clip(lit, 0, 255).astype(np.uint8),
+                                         np.eye(3)))
+    return canvases
+
+
+@pytest.mark.parametrize(("ground", "number", "ring", "darker"), [
+    ((190, 95, 20), (250, 250, 250), None, False),  # white on a blue disc (own reference)
+    ((40, 25, 15), (250, 250, 250), (60, 170, 40), False),  # white on a night sky in a ring
+    ((245, 245, 245), (0, 110, 245), None, True),  # orange on a white panel (own full-bleed)
+    ((150, 215, 235), (60, 40, 40), (40, 140, 20), True),  # dark on cream in a ring
+])
+def test_teaching_tells_whether_a_decks_numbers_are_darker_than_their_ground(ground, number,
+                                                                            ring, darker):
+    """Signs of another game are drawn where a number stood, after the number is covered by
+    its ground: which side of the ground the numbers lie on must be right, or no number is
+    found to cover. Measured on the pixels far from each coordinate's usual lightness. (The
+    spread of the aligned coordinates' lightness, asked before, was a coin toss: on OpenCV
+    5.0, whose phaseCorrelate windows its inputs in place, it got the own starfield and
+    full-bleed decks wrong, and one ink of the parchment deck; on 5.1, the reference deck.)"""
+    canvases = _coordinate_canvases(ground, number, ring)
+    found = foreign._ground(canvases, ["1", "2", "3", "4"] * 2, 70.0)
+    assert found is not None and found[1] is darker
 
 def test_one_cards_coordinates_found_twice_are_read_again_once_but_rivals_never_are_twins():
     """A number and the number with the bar under it make two pairs at one card's place: only

@@ -120,7 +120,9 @@ def _ground(coordinates: list[_Upright], numbers: list[str], size: float
     window = cv2.createHanningWindow((CANVAS, CANVAS), cv2.CV_32F)
     shifts = []
     for look in light:
-        (dx, dy), _ = cv2.phaseCorrelate(middle_look, look, window)
+        # a copy each time: OpenCV 5.0's phaseCorrelate lays the window on its inputs in
+        # place, so the middle look would be windowed again with every coordinate
+        (dx, dy), _ = cv2.phaseCorrelate(middle_look.copy(), look, window)
         shifts.append(np.array([[1.0, 0.0, -dx], [0.0, 1.0, -dy]]))
     stack = np.array([cv2.warpAffine(c.canvas, shift, (CANVAS, CANVAS),
                                      borderMode=cv2.BORDER_REPLICATE)
@@ -128,9 +130,11 @@ def _ground(coordinates: list[_Upright], numbers: list[str], size: float
     light = np.array([cv2.cvtColor(canvas, cv2.COLOR_BGR2LAB)[..., 0] for canvas in stack],
                      np.float32)
     inside = _disc(MIDDLE * size)
-    low, middle, high = np.percentile(light[:, inside], [100 * (1 - GROUND), 50,
-                                                         100 * GROUND], axis=0)
-    darker = float((middle - low).sum()) >= float((high - middle).sum())
+    # a number covers less of its coordinate's middle than the ground does: its strokes are
+    # the pixels far from their coordinate's usual lightness, pulling its mean off its
+    # median towards their side
+    shown = light[:, inside]
+    darker = float((shown.mean(axis=1) - np.median(shown, axis=1)).sum()) < 0
     # each pixel from the coordinate whose lightness stands at GROUND from the numbers' side
     rank = int(round((GROUND if darker else 1 - GROUND) * (len(stack) - 1)))
     chosen = np.argsort(light, axis=0, kind="stable")[rank]
