@@ -194,11 +194,9 @@ def read_cards(bgr: np.ndarray, model: CardModel, card_px: float | None = None
     patches = coordinate_patches(pyramid, [poses[k] for k in read], model)
     for n, k in enumerate(read):
         reads[k] = _coloured(reads[k], patches[2 * n:2 * n + 2], colours[k], model.palette)
-        if reads[k].read.card is not None and any(
-                ink_share(patch, ring, model.palette) >= RING_SHOWN
-                for patch, rings in zip(patches[2 * n:2 * n + 2],
-                                        _rings(spots, pairs[k], model.spot_sizes))
-                for ring in rings):
+        if reads[k].read.card is not None and _ring_shown(
+                patches[2 * n:2 * n + 2], _rings(spots, pairs[k], model.spot_sizes),
+                model.palette):
             reads[k] = replace(reads[k], read=CardRead(
                 None, reads[k].read.confidence, reads[k].read.corners, INK_UNCLEAR))
     for n, k in enumerate(read):  # whose spots are plain; and inks, where a rival code is read
@@ -264,6 +262,14 @@ def _rings(spots: list[Spot], pair: tuple[int, int], sizes: tuple[float, float]
                 other.extent_along(partner.centre) <= SIZE_SLACK[1] * size * apart}
 
     return around(top, bottom, sizes[0]), around(bottom, top, sizes[1])
+
+
+def _ring_shown(patches: np.ndarray, rings: tuple[set[str], set[str]], palette: Palette
+                ) -> bool:
+    """Whether either coordinate's patch shows a ring of another ink round its spot
+    (``_rings``, top and bottom) as ``RING_SHOWN`` of its most coloured part."""
+    return any(ink_share(patch, ink, palette) >= RING_SHOWN
+               for patch, inks in zip(patches, rings) for ink in inks)
 
 
 def _coloured(read: _Read, patches: np.ndarray, colours: tuple[str, str],
