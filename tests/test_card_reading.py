@@ -620,26 +620,29 @@ def test_a_line_of_the_cards_art_passing_beside_a_coordinate_is_no_cover():
 def test_a_card_another_frame_at_its_place_reads_otherwise_is_unsure():
     """Another card's edge across a coordinate cuts its number: a frame set on what is left
     of its badge may read another number surely, while the frame on its whole spot leans to
-    the card's own, unsure. Two such views of the full-bleed deck were read wrongly (B1/O3
-    as B1/O2 under a dark card's edge, B2/G4 as B2/G1 under a pale one); one card read two
-    ways is unsure."""
+    the card's own, unsure. Four such views of the full-bleed deck were read wrongly (B1/O3
+    as B1/O2 under a dark card's edge, B2/G4 as B2/G1 under a pale one; and with the ink of
+    the frame round a coordinate's panel, found as a spot of its own once the panel is cut:
+    B2/G4 as B2/O4, B4/O4 as G4/O4); one card read two ways is unsure."""
     model = taught("fullbleed").model
     photos = teaching_photos(DECKS["fullbleed"], lambda k, _: k % 2 == 0)
-    for code, turn, past in (("B1/O3", 1, 0.55), ("B2/G4", 0, 0.05)):
+    for code, end, turn, past in (("B1/O3", 1, 1, 0.55), ("B2/G4", 1, 0, 0.05),
+                                  ("B2/G4", 1, 1, 0.3), ("B4/O4", 0, 0, 0.3)):
         n = next(k for k, photo in enumerate(photos) if photo.card.code == code)
         seen = next(r for r in read_cards(photos[n].image, model) if r.card == photos[n].card)
-        _, bottom, radius = coordinate_middles(model, seen.corners)
+        middles = coordinate_middles(model, seen.corners)
+        middle, radius = middles[end], middles[2]
         face = ((200, 200, 205), (60, 60, 70), (90, 140, 200))[(n + turn) % 3]
-        covered = card_edge_over(photos[n].image, bottom, radius,
+        covered = card_edge_over(photos[n].image, middle, radius,
                                  2 * np.pi * (turn + 0.37 * n) / 3, past, face)
         cards = [r.card for r in read_cards(covered, model) if r.card is not None]
         assert all(card == photos[n].card for card in cards), (code, cards)
 
 
-def test_a_read_is_unsure_where_a_frame_at_its_place_leans_to_another_number_of_its_inks():
+def test_a_read_is_unsure_where_a_frame_at_its_place_leans_to_another_code():
     """A read from a frame not on two plain coordinates' spots (a piece of a badge, a spot
-    sought) is unsure where another frame at its place, of its inks, finds another code
-    likeliest, if too unsure to read it."""
+    sought) is unsure where another frame at its place finds another code likeliest, of its
+    inks or others, if too unsure to read it."""
     corners = np.array([[0, 0], [100, 0], [100, 150], [0, 150]], float)
     longer = np.array([[0, 0], [100, 0], [104, 165], [4, 165]], float)
     elsewhere = corners + 60
@@ -651,9 +654,12 @@ def test_a_read_is_unsure_where_a_frame_at_its_place_leans_to_another_number_of_
     unsure = reader._against_rivals(mine, [mine, leaning("G2/O3", 0.566, longer)])
     assert unsure is not None and unsure.card is None
     assert unsure.reason == "it could be G2/O1 or G2/O3"
+    # a frame on a coloured rim round a coordinate's panel names the rim's ink
+    other_inks = reader._against_rivals(mine, [mine, leaning("B2/O1", 0.6, longer)])
+    assert other_inks is not None and other_inks.card is None
+    assert other_inks.reason == "it could be G2/O1 or B2/O1"
     for other in (leaning("G2/O3", 0.45, longer),  # too unsure to lean
                   leaning("G2/O3", 0.9, elsewhere),  # another card's place
-                  leaning("B2/O3", 0.9, longer),  # other inks: the ink checks weigh those
                   leaning("G2/O1", 0.7, longer)):  # its own code
         assert reader._against_rivals(mine, [mine, other]) == mine.read, other
     # a frame on two spots plainly coordinates' is the card's own: one set on a piece of
