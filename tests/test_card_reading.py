@@ -641,8 +641,9 @@ def test_a_card_another_frame_at_its_place_reads_otherwise_is_unsure():
 
 def test_a_read_is_unsure_where_a_frame_at_its_place_leans_to_another_code():
     """A read from a frame not on two plain coordinates' spots (a piece of a badge, a spot
-    sought) is unsure where another frame at its place finds another code likeliest, of its
-    inks or others, if too unsure to read it."""
+    sought) is unsure where another frame at its place, on spots at least as likely
+    coordinates', finds another code likeliest, of its inks or others, if too unsure to
+    read it."""
     corners = np.array([[0, 0], [100, 0], [100, 150], [0, 150]], float)
     longer = np.array([[0, 0], [100, 0], [104, 165], [4, 165]], float)
     elsewhere = corners + 60
@@ -658,13 +659,20 @@ def test_a_read_is_unsure_where_a_frame_at_its_place_leans_to_another_code():
     other_inks = reader._against_rivals(mine, [mine, leaning("B2/O1", 0.6, longer)])
     assert other_inks is not None and other_inks.card is None
     assert other_inks.reason == "it could be G2/O1 or B2/O1"
+    # a frame on spots less likely coordinates' than the read's (a sliver of a number) leans
+    # as it likes
+    spotted = replace(mine, spots_likely=0.4)
+    assert reader._against_rivals(spotted, [spotted, leaning("G2/O3", 0.566, longer)]) == \
+        mine.read
+    assert reader._against_rivals(spotted, [spotted, replace(
+        leaning("G2/O3", 0.566, longer), spots_likely=0.5)]).card is None
     for other in (leaning("G2/O3", 0.45, longer),  # too unsure to lean
                   leaning("G2/O3", 0.9, elsewhere),  # another card's place
                   leaning("G2/O1", 0.7, longer)):  # its own code
         assert reader._against_rivals(mine, [mine, other]) == mine.read, other
     # a frame on two spots plainly coordinates' is the card's own: one set on a piece of
     # another print of its ink near it may lean as it likes
-    plain = replace(mine, plain_spots=True)
+    plain = replace(mine, spots_likely=0.9)
     assert reader._against_rivals(plain, [plain, leaning("G2/O3", 0.566, longer)]) == mine.read
     # nor does a read all but certain
     certain = reader._Read(reader.CardRead(card, 0.995, corners), 0.9, 0.995, "G2/O1")
@@ -909,7 +917,8 @@ def _rival_read(code: str, confidence: float, plain_inks: bool, plain_spots: boo
                 ) -> reader._Read:
     corners = np.array([[0.0, 0.0], [60.0, 0.0], [60.0, 90.0], [0.0, 90.0]])
     return reader._Read(reader.CardRead(Card.parse(code), confidence, corners), 1.0,
-                        confidence, plain_inks=plain_inks, plain_spots=plain_spots)
+                        confidence, plain_inks=plain_inks,
+                        spots_likely=0.98 if plain_spots else 0.3)
 
 
 @pytest.mark.parametrize("inks", [True, False])
@@ -922,9 +931,9 @@ def test_of_two_codes_read_at_one_place_the_pair_on_plain_coordinates_is_read(in
     off = _rival_read("B2/G4", 0.9, inks, plain_spots=False)  # its frame on the 1's dot
     assert reader._against_rivals(right, [right, off]) == right.read
     assert reader._against_rivals(off, [right, off]) is None
-    both = replace(off, plain_spots=True)
+    both = replace(off, spots_likely=0.9)
     assert reader._against_rivals(right, [right, both]).card is None
-    neither = replace(right, plain_spots=False)
+    neither = replace(right, spots_likely=0.3)
     unsure = reader._against_rivals(neither, [neither, off])
     assert unsure.card is None and unsure.reason == "it could be B1/G4 or B2/G4"
     if inks:

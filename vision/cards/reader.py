@@ -199,9 +199,10 @@ def read_cards(bgr: np.ndarray, model: CardModel, card_px: float | None = None
                 model.palette):
             reads[k] = replace(reads[k], read=CardRead(
                 None, reads[k].read.confidence, reads[k].read.corners, INK_UNCLEAR))
-    for n, k in enumerate(read):  # whose spots are plain; and inks, where a rival code is read
-        reads[k] = replace(reads[k], plain_spots=k not in sought and
-                           min(likely[list(pairs[k])]) >= PLAIN_SPOT)
+    for k, pair in enumerate(pairs):  # how plainly each frame lies on two coordinates' spots
+        reads[k] = replace(reads[k], spots_likely=0.0 if k in sought else
+                           float(min(likely[list(pair)])))
+    for n, k in enumerate(read):  # whose inks are plain, where a rival code is read
         if _rivals(reads[k], [reads[j] for j in read]):
             reads[k] = replace(reads[k], plain_inks=all(
                 patch_ink(patch, model.palette) in (colour, FAINT_INK)
@@ -633,9 +634,15 @@ class _Read:
     """That code (read or not; none where its colours are no taught code's)."""
     plain_inks: bool = False
     """Each of its two patches' most coloured part is of its ink (``patch_ink``)."""
-    plain_spots: bool = False
-    """Its frame lies on its two spots (``_sought`` moved neither end), and the spot judge
-    finds each plainly a coordinate's (``PLAIN_SPOT``)."""
+    spots_likely: float = 0.0
+    """How likely the spot judge finds the less likely of its two spots a coordinate's; 0
+    where its frame does not lie on its two spots (``_sought`` moved an end)."""
+
+    @property
+    def plain_spots(self) -> bool:
+        """Its frame lies on two spots the spot judge finds plainly coordinates'
+        (``PLAIN_SPOT``)."""
+        return self.spots_likely >= PLAIN_SPOT
 
 
 def _pairs(spots: list[Spot], likely: np.ndarray, model: CardModel, distance: float | None
@@ -797,7 +804,7 @@ def _against_rivals(mine: _Read, reads: list[_Read]) -> CardRead | None:
     if weighed is None or weighed.card is None or mine.plain_spots or \
             weighed.confidence >= LEANED_SURE:
         return weighed
-    other = _leaning(weighed.card, weighed.corners, reads)
+    other = _leaning(mine, reads)
     return weighed if other is None else CardRead(
         None, weighed.confidence, weighed.corners, f"it could be {weighed.card.code} or {other}")
 
@@ -827,13 +834,18 @@ ONE_PLACE = 0.75
 a piece of a coordinate is shorter or longer than one set on its whole spot: 0.82 there)."""
 
 
-def _leaning(card: Card, corners: np.ndarray, reads: list[_Read]) -> str | None:
-    """Another code that a pair at its place (``corners``) not read finds likeliest
-    (``LEANING``), if any."""
+def _leaning(mine: _Read, reads: list[_Read]) -> str | None:
+    """Another code that a pair at ``mine``'s place not read finds likeliest (``LEANING``),
+    if any, from spots at least as likely coordinates' as ``mine``'s: a frame on a piece of
+    a coordinate or of the card's art leans as it likes (own full-bleed deck, table 311: a
+    B3/G2 read 0.983 from a spot 0.40 likely a coordinate's, a frame on a sliver of the 3,
+    0.20 likely, leaning to B2/G2)."""
+    card, corners = mine.read.card, mine.read.corners
     for other in reads:
         code = other.likeliest
         if other.read.card is None and code not in ("", card.code) and \
-                other.best >= LEANING and _one_place(other.read.corners, corners):
+                other.best >= LEANING and other.spots_likely >= mine.spots_likely and \
+                _one_place(other.read.corners, corners):
             return code
     return None
 
