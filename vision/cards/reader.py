@@ -199,9 +199,12 @@ def read_cards(bgr: np.ndarray, model: CardModel, card_px: float | None = None
                 model.palette):
             reads[k] = replace(reads[k], read=CardRead(
                 None, reads[k].read.confidence, reads[k].read.corners, INK_UNCLEAR))
-    for k, pair in enumerate(pairs):  # how plainly each frame lies on two coordinates' spots
-        reads[k] = replace(reads[k], spots_likely=0.0 if k in sought else
-                           float(min(likely[list(pair)])))
+    # how plainly each frame weighed against another (``_kept``) lies on two coordinates'
+    # spots: of the hundred pairs of a busy table, the few likely enough to read or lean
+    for k, pair in enumerate(pairs):
+        if reads[k].best >= LEANING:
+            reads[k] = replace(reads[k], spots_likely=0.0 if k in sought else
+                               float(min(likely[list(pair)])))
     for n, k in enumerate(read):  # whose inks are plain, where a rival code is read
         if _rivals(reads[k], [reads[j] for j in read]):
             reads[k] = replace(reads[k], plain_inks=all(
@@ -636,7 +639,9 @@ class _Read:
     """Each of its two patches' most coloured part is of its ink (``patch_ink``)."""
     spots_likely: float = 0.0
     """How likely the spot judge finds the less likely of its two spots a coordinate's; 0
-    where its frame does not lie on its two spots (``_sought`` moved an end)."""
+    where its frame does not lie on its two spots (``_sought`` moved an end). Known only for
+    pairs whose likeliest code is at least ``LEANING`` likely, the ones read or leaning (0
+    for the rest, which nothing weighs)."""
 
     @property
     def plain_spots(self) -> bool:
