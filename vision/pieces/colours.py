@@ -43,7 +43,16 @@ DARKEST_GROUND = 0.85
 halfway between its ship's share and the ground's own, and never above this."""
 BLACK_REACH = 1.5
 """Black is at most this much lighter than its ship was, in the same light, and at least
-this much darker."""
+this much darker ..."""
+GROUND_MIXED = 0.2
+"""... or, on ground lighter than that, lighter than its ship by this share of the ground's
+lightness above the ship's: blur mixes the ground into a thin piece's edges and fins, so a
+black ship on a pale board shows lighter than it did on a dark gate (bench table 7318: its
+ship 36 at calibration on a gate of 92, 47 to 58 on a board of 197, was found as 0.38 of a
+ship). Bench tables from 7300, 7500, 7800, 8400, 9100 and 9130 (30 each): ships read right
++6, stations +5, reservations +7, gate counts +1 (9130-9159: a station and a reservation
+fewer), none more wrong, hands included; at 0.3, black found in the shadows round coloured
+chips left out 7 stations of 7300-7329."""
 SHIP_SHARE = 0.12
 """A ship covers at most this share of the gate (a larger patch is the table's art) ..."""
 SHIP_SIZES = (0.5, 2.0)
@@ -159,7 +168,10 @@ def colour_masks(lab: np.ndarray, colours: dict[str, PieceColour],
         black = colours["black"]
         darkest = black.darkest * (before if before is not None else ground_lightness(lab))
         if black_shown is not None:  # as dark as the ship was, give or take, in today's light
-            darkest = np.minimum(darkest, black_shown * BLACK_REACH)
+            ceiling = black_shown * BLACK_REACH
+            if before is not None:
+                ceiling = np.maximum(ceiling, black_shown + GROUND_MIXED * (before - black_shown))
+            darkest = np.minimum(darkest, ceiling)
         lightness, grey = lab[..., 0], chroma <= GREY
         masks["black"] = grey & (lightness <= darkest)
         if on_boards is not None and before is not None and black_shown is not None:

@@ -45,7 +45,18 @@ grey-navy gate (its ship 0.82 of it) were counted as none. Dev tables: 3 of 1410
 fewer read right, none more wrong; bench tables 7400-7429: the same figures."""
 SHIP_SIZES = (0.55, 1.7)
 """A ship's patch covers this much of the ships' size at the start, at the least and most
-(two chips side by side, as long for their width as a ship, cover about twice as much)."""
+(two chips side by side, as long for their width as a ship, cover about twice as much) ..."""
+BLACK_SMALLEST = 0.45
+"""... and black's as little as this where it stands out whole (``DARK_BESIDE``): its thin
+fins fade into pale ground (black ships' patches on the bench's boards: median 0.74 of the
+ships' size; coloured ships' about 1.0) ..."""
+DARK_BESIDE = 0.25
+"""... that is, where at most this share of the ring just round it is nearly as dark as it
+(``NEARLY_AS_DARK``): a part of a black chip half over a dark board runs on into ground as
+dark as itself, a whole ship on a pale board does not. Bench table 9107, a hand over the
+ring: a black station's crescent, 0.46 of a ship and 0.81 alike, 0.32 of its ring dark,
+was taken for the ship; black's ships of 0.45 to 0.55 on boards: 0.00 to 0.30."""
+NEARLY_AS_DARK = 1.3
 LONGER = 1.45
 """A ship is at least this much longer than wide ..."""
 SHIP_FILLS = 0.6
@@ -166,7 +177,8 @@ counted for sure. Dev tables 8000-8279, a colour's one patch of two discs or mor
 gate: of those at 0.01 to 0.025 beyond, none hid a chip more than its discs; at 0.025 to
 0.03, 5 of 11 did. At ``NOTHING_BEYOND`` three gate counts were read one short, at 0.026 to
 0.03 (dev tables 8035 and 8232 with a hand, bench table 7327); here they are unsure, with 10
-counts right of some 2,000 on the dev and bench tables."""
+counts right of some 2,000 on the dev and bench tables; unless their edges show a chip's
+circle more than their discs (``_loose_stack``)."""
 AREA_PER_PROBE = (0.6, 1.5)
 """The same beside a board, where each probe lies alone on its tile (a patch of two discs
 there is not counted) and nothing hides under it: its rim and shadow, seen from a tilted
@@ -391,7 +403,7 @@ def _ships(bgr: np.ndarray, ring: Ring, look: Look, problems: list[Problem], uns
     read as a station). Bench and held-out tables: 10 stations and reservations of 9696 left
     out that were read right so."""
     ships: dict[str, str] = {}
-    found = {player: _ship(ring, look.patches, player, look) for player in ring.colours}
+    found = {player: _ship(bgr, ring, look.patches, player, look) for player in ring.colours}
     shipped = [ship for ship in found.values() if ship is not None]
     for player, ship in found.items():
         place = None if ship is None else ring.place(ship.centre, beside=False, reach=SHIP_OVER)
@@ -457,8 +469,8 @@ def _chips(bgr: np.ndarray, ring: Ring, look: Look, shipped: list[Patch], unsure
             (inside <= -OFF_BOARD * radius and patch.elongation <= ROUND)
             or _on_tile(look, patch, radius))
         on_board = place != GATE and not on_tile and inside >= 0
-        stacked = _loose_stack(bgr, patch, radius, count) \
-            if place == GATE and beyond > BEYOND_DISCS else 0
+        stacked = _loose_stack(bgr, patch, radius, count) if place == GATE and (
+            beyond > BEYOND_DISCS or (count > 1 and beyond > TOUCHING_BEYOND)) else 0
         if stacked:
             count = stacked
         if (on_board and patch.elongation > ROUND) or (beyond > BEYOND_DISCS and not stacked):
@@ -537,12 +549,17 @@ class _Unsure:
 
 
 def _loose_stack(bgr: np.ndarray, patch: Patch, radius: float, count: int) -> int:
-    """How many chips a patch on the gate with much beyond its discs (``BEYOND_DISCS``)
-    holds where they lie in a loose stack, one half on another: as many as the circles in
-    its edges, where those are one more than its discs and it is as thick as a chip
-    (``CHIP_THICK``); else 0. Dev tables 8000-8069 and 8140-8279, a colour's one patch on
-    the gate so: 22 of 22 held as many chips as circles (two chips showing one disc's worth,
-    three showing two); where the circles were as many as the discs, 5 of 8 held more."""
+    """How many chips a patch on the gate with much beyond its discs (``BEYOND_DISCS``), or
+    chips touching with a little beyond them (``TOUCHING_BEYOND``), holds where one lies
+    half on another: as many as the circles in its edges, where those are one more than its
+    discs and it is as thick as a chip (``CHIP_THICK``); else 0. Dev tables 8000-8069 and
+    8140-8279, a colour's one patch on the gate so: 22 of 22 held as many chips as circles
+    (two chips showing one disc's worth, three showing two); where the circles were as many
+    as the discs, 5 of 8 held more. Chips touching, bench tables 7300-7329, 8400-8429 and
+    9230-9259: of 15 patches with a little beyond their discs, the 4 with a circle more held
+    that many; of the 11 with as many circles as discs, 3 held a chip more, so they stay
+    not clear. Counted so, bench tables from 7300, 7500, 7800, 8400, 9100, 9130, 9200, 9230
+    and 9260 (30 each) read 16 gate counts more right, none more wrong, hands included."""
     if thickness(patch) < CHIP_THICK * radius:
         return 0
     shown = circles(bgr, patch, radius)
@@ -602,15 +619,21 @@ def _something_else(ring: Ring, look: Look, patch: Patch) -> bool:
     return patch.solidity < HEAP or thickness(patch) > THICKEST * look.radius(ring, patch.centre)
 
 
-def _ship(ring: Ring, patches: list[Patch], player: str, look: Look) -> Patch | None:
-    """The player's patch most like a ship: longer than wide, narrower than a chip and not
-    much shorter (when chips were measured), of the ships' silhouette and not of two
-    chips', nearest a ship's size. When another of the player's patches of a ship's size has
-    a silhouette more like the ships' (a ship touching a chip fails a measure that two chips
-    half seen pass), the one far more alike than every other (``FAR_MORE_ALIKE``); None when
-    none is such, as when none is like a ship: which is the ship is not clear."""
-    sized = [p for p in patches if p.player == player
-             and SHIP_SIZES[0] <= p.area / ship_px_at(ring, p.centre) <= SHIP_SIZES[1]]
+def _ship(bgr: np.ndarray, ring: Ring, patches: list[Patch], player: str, look: Look
+          ) -> Patch | None:
+    """The player's patch most like a ship: of a ship's size (black's smaller where it
+    stands out whole), longer than wide, narrower than a chip and not much shorter (when
+    chips were measured), of the ships' silhouette and not of two chips', nearest a ship's
+    size. When another of the player's patches of a ship's size has a silhouette more like
+    the ships' (a ship touching a chip fails a measure that two chips half seen pass), the
+    one far more alike than every other (``FAR_MORE_ALIKE``); None when none is such, as when
+    none is like a ship: which is the ship is not clear."""
+    def ship_sized(patch: Patch) -> bool:
+        size = patch.area / ship_px_at(ring, patch.centre)
+        if player == "black" and BLACK_SMALLEST <= size < SHIP_SIZES[0]:
+            return _stands_out(bgr, patch)
+        return SHIP_SIZES[0] <= size <= SHIP_SIZES[1]
+    sized = [p for p in patches if p.player == player and ship_sized(p)]
     likeness_of = {id(p): _ship_likeness(ring, p) for p in sized}
 
     def like_ship(patch: Patch) -> bool:
@@ -642,6 +665,23 @@ def _ship(ring: Ring, patches: list[Patch], player: str, look: Look) -> Patch | 
         runner_up = max((likeness_of[id(p)] for p in sized if p is not best), default=0.0)
         return best if likeness_of[id(best)] >= runner_up + FAR_MORE_ALIKE else None
     return ship
+
+
+def _stands_out(bgr: np.ndarray, patch: Patch) -> bool:
+    """Whether at most ``DARK_BESIDE`` of the ring just round ``patch`` in ``bgr`` is nearly
+    as dark as its middle lightness (``NEARLY_AS_DARK``)."""
+    x, y, w, h = patch.box
+    height, width = bgr.shape[:2]
+    pad = 3
+    left, top = max(0, x - pad), max(0, y - pad)
+    right, bottom = min(width, x + w + pad), min(height, y + h + pad)
+    mask = np.zeros((bottom - top, right - left), np.uint8)
+    mask[y - top:y - top + h, x - left:x - left + w] = patch.mask
+    around = (cv2.dilate(mask, np.ones((5, 5), np.uint8)) - mask).astype(bool)
+    lightness = cv2.cvtColor(bgr[top:bottom, left:right], cv2.COLOR_BGR2LAB)[..., 0]
+    own = float(np.median(lightness[mask.astype(bool)]))
+    return bool(around.any()) and \
+        float((lightness[around] <= NEARLY_AS_DARK * own).mean()) <= DARK_BESIDE
 
 
 def _black_glimpse(ring: Ring, look: Look) -> str | None:
