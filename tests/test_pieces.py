@@ -24,9 +24,9 @@ from vision.pieces.colours import lab_of, learn_colours
 from vision.pieces.patches import (GATE_LIT_APART, Look, at_once, discs, looking_at, patches_of,
                                    ship_px_at, touches)
 from vision.pieces.reader import (BEYOND_DISCS, BLACK_SMALLEST, LESS_ALIKE, OWN_GROUND,
-                                   PART_SHOWN_ALIKE, RIMMED_CHIP, SHIP_LIKENESS, SHIP_OVER,
-                                   SHIP_SIZES, TOUCHING_BEYOND, _hidden, _own_ground, _ship,
-                                   _ship_likeness, closed_around)
+                                   PART_SHOWN_ALIKE, PLAIN_CHIPS_FILL, RIMMED_CHIP,
+                                   SHIP_LIKENESS, SHIP_OVER, SHIP_SIZES, TOUCHING_BEYOND, _hidden,
+                                   _own_ground, _ship, _ship_likeness, closed_around)
 from vision.pieces.rims import circles
 from vision.pieces.ring import OFF_MIDDLE, _around, _Board
 from vision.pipeline import PIECES_SETTLE, Pipeline
@@ -457,6 +457,29 @@ def test_where_a_ship_is_not_seen_chips_touching_on_the_gate_count_only_when_pla
     else:
         assert truth.ships["black"] == GATE and "black" not in seen.gate
         assert any(p.message == "black is not clear on gate" for p in problems)
+
+
+def test_a_ship_run_into_two_chips_as_a_thin_third_disc_is_not_plainly_chips():
+    """Bench table 9147, photo 0: the blue ship on the gate, half under a black chip, runs
+    into two blue chips; the three show three discs, three circles and nothing beyond, as
+    three chips touching would, yet cover 0.645 of a chip a disc. Blue was read as four on
+    the gate (a chip lies apart) where three lie; the count is left out."""
+    shoot = ring_shoot(9147, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, hand = shoot.games[0]
+    assert hand is None and truth.ships["blue"] == GATE and truth.gate["blue"] == 3
+    look = at_once(looking_at(frame.image, ring))
+    run_into = [p for p in look.patches if p.player == "blue"
+                and ring.place(p.centre, beside=True) == GATE
+                and discs(p, look.radius(ring, p.centre))[0] == 3]
+    assert len(run_into) == 1
+    radius = look.radius(ring, run_into[0].centre)
+    assert circles(frame.image, run_into[0], radius) == 3
+    assert run_into[0].area < PLAIN_CHIPS_FILL * 3 * math.pi * radius ** 2
+    seen, problems = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    assert "blue" not in seen.ships and "blue" not in seen.gate
+    assert "blue is not clear on gate" in [p.message for p in problems]
 
 
 def test_a_chip_half_over_the_gates_rim_leaves_its_colour_unsure_on_the_gate(shoots, rings):

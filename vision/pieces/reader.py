@@ -201,6 +201,12 @@ ONE_CHIP_LONGEST = 1.25
 from 30 degrees off above is 1.15); a longer one is a chip with another under it, peeping
 out (dev tables: 5 such on the gate, each read one short; of 277 single chips read right,
 none of a chip's worth was longer, 5 pieces of chips, of 0.27 to 0.56 chips' area, were)."""
+PLAIN_CHIPS_FILL = 0.7
+"""Chips touching on the gate, where their colour's ship is not seen, are plainly chips only
+if they cover at least this many chips' area for each disc laid in them: a ship run into two
+chips and taken for a third disc covers less (bench table 9147: 0.645 a disc, three discs
+and three circles, read as three chips where two lay; the chips read right on the bench's
+tables from 7300, 7500, 7800, 8400, 9100, 9130, 9200, 9230 and 9260 covered 0.734 to 1.2)."""
 WHOLE_CHIP = 0.7
 """A patch of at least this many chips' area is a chip's worth (pieces of chips cut short
 measured 0.27 to 0.56; two black chips stacked on a grey gate, the lower peeping out, 0.79
@@ -601,8 +607,8 @@ def _plain_chips(bgr: np.ndarray, ring: Ring, look: Look, patch: Patch) -> bool:
     """Whether a patch on the gate is chips and no piece of a ship run into them: plainly
     chips (``_chips_alone``), and either one chip lying alone (one disc's worth, round as one
     chip, no larger than one, touching nothing) or chips with nothing beyond their discs
-    (``TOUCHING_BEYOND``) and as many circles in their edges as discs (a ship's piece, taken
-    for a disc, shows no chip's circle)."""
+    (``TOUCHING_BEYOND``), as many circles in their edges as discs (a ship's piece, taken
+    for a disc, shows no chip's circle) and a chip's area for each (``PLAIN_CHIPS_FILL``)."""
     radius = look.radius(ring, patch.centre)
     count, beyond = laid = discs(patch, radius)
     if not _chips_alone(ring, look, patch, laid):
@@ -610,7 +616,9 @@ def _plain_chips(bgr: np.ndarray, ring: Ring, look: Look, patch: Patch) -> bool:
     alone = (count == 1 and not touches(patch, look.patches)
              and patch.elongation <= ONE_CHIP_LONGEST
              and patch.area <= AREA_PER_CHIP[1] * math.pi * radius ** 2)
-    return alone or (beyond <= TOUCHING_BEYOND and circles(bgr, patch, radius) == count)
+    return alone or (beyond <= TOUCHING_BEYOND
+                     and patch.area >= PLAIN_CHIPS_FILL * count * math.pi * radius ** 2
+                     and circles(bgr, patch, radius) == count)
 
 
 def _something_else(ring: Ring, look: Look, patch: Patch) -> bool:
