@@ -57,6 +57,7 @@ dark as itself, a whole ship on a pale board does not. Bench table 9107, a hand 
 ring: a black station's crescent, 0.46 of a ship and 0.81 alike, 0.32 of its ring dark,
 was taken for the ship; black's ships of 0.45 to 0.55 on boards: 0.00 to 0.30."""
 NEARLY_AS_DARK = 1.3
+"""... (at most this many times as light as the patch's middle)."""
 LONGER = 1.45
 """A ship is at least this much longer than wide ..."""
 SHIP_FILLS = 0.6
@@ -678,18 +679,27 @@ def _ship(bgr: np.ndarray, ring: Ring, patches: list[Patch], player: str, look: 
 def _stands_out(bgr: np.ndarray, patch: Patch) -> bool:
     """Whether at most ``DARK_BESIDE`` of the ring just round ``patch`` in ``bgr`` is nearly
     as dark as its middle lightness (``NEARLY_AS_DARK``)."""
+    (left, top, width, height), mask, around = _boxed(patch, bgr.shape[:2])
+    lightness = cv2.cvtColor(bgr[top:top + height, left:left + width],
+                             cv2.COLOR_BGR2LAB)[..., 0]
+    own = float(np.median(lightness[mask.astype(bool)]))
+    ring = around.astype(bool)
+    return bool(ring.any()) and \
+        float((lightness[ring] <= NEARLY_AS_DARK * own).mean()) <= DARK_BESIDE
+
+
+def _boxed(patch: Patch, shape: tuple[int, ...]
+           ) -> tuple[tuple[int, int, int, int], np.ndarray, np.ndarray]:
+    """``patch`` in a box a little larger than it, within a picture of ``shape``: the box
+    (left, top, width, height), its mask there, and the pixels just around it (0/1 each)."""
     x, y, w, h = patch.box
-    height, width = bgr.shape[:2]
     pad = 3
     left, top = max(0, x - pad), max(0, y - pad)
-    right, bottom = min(width, x + w + pad), min(height, y + h + pad)
+    right, bottom = min(shape[1], x + w + pad), min(shape[0], y + h + pad)
     mask = np.zeros((bottom - top, right - left), np.uint8)
     mask[y - top:y - top + h, x - left:x - left + w] = patch.mask
-    around = (cv2.dilate(mask, np.ones((5, 5), np.uint8)) - mask).astype(bool)
-    lightness = cv2.cvtColor(bgr[top:bottom, left:right], cv2.COLOR_BGR2LAB)[..., 0]
-    own = float(np.median(lightness[mask.astype(bool)]))
-    return bool(around.any()) and \
-        float((lightness[around] <= NEARLY_AS_DARK * own).mean()) <= DARK_BESIDE
+    around = cv2.dilate(mask, np.ones((5, 5), np.uint8)) - mask
+    return (left, top, right - left, bottom - top), mask, around
 
 
 def _black_glimpse(ring: Ring, look: Look) -> str | None:
@@ -716,17 +726,11 @@ def _edge(ring: Ring, look: Look, patch: Patch
     """Black ``patch`` in a box a little larger than it: its mask, the pixels just around it,
     the ground there where black does not show (``black_hidden``), and where another piece
     lies (0/1 each)."""
-    x, y, w, h = patch.box
-    height, width = look.owner.shape
-    pad = 3
-    left, top = max(0, x - pad), max(0, y - pad)
-    right, bottom = min(width, x + w + pad), min(height, y + h + pad)
-    mask = np.zeros((bottom - top, right - left), np.uint8)
-    mask[y - top:y - top + h, x - left:x - left + w] = patch.mask
+    box, mask, around = _boxed(patch, look.owner.shape)
+    left, top, width, height = box
     own = next(n for n, other in enumerate(look.patches) if other is patch) + 1
-    others = look.owner[top:bottom, left:right]
-    dark = black_hidden(look, ring, (left, top, right - left, bottom - top))
-    around = cv2.dilate(mask, np.ones((5, 5), np.uint8)) - mask
+    others = look.owner[top:top + height, left:left + width]
+    dark = black_hidden(look, ring, box)
     return mask, around, dark, ((others > 0) & (others != own)).astype(np.uint8)
 
 
