@@ -1012,7 +1012,7 @@ def test_a_plain_card_one_frame_moved_off_its_number_misses_is_read():
     """Own reference deck, table 312: a B2/O3 whose frame moved across missed the plain 2
     was left unsure (0.862) on the plain mean of its cuts."""
     count, right, wrong = read_card_table(card_table(DECKS["reference"], 312),
-                                          taught("reference").model)
+                                          deck_model("reference"))
     assert (right, wrong) == (count, [])
 
 
