@@ -43,8 +43,8 @@ export KIVY_HOME := $(CURDIR)/.kivy
 run: setup
 	$(BIN)/companion run
 
-# The tests run in two processes, a test to each at a time; the card reading tests stay
-# together in one (group "taught decks"), as they share the decks they teach.
+# The tests run in two processes, a test to each at a time; the card reading tests that read
+# with a deck taught once for them stay together in one (group "taught decks").
 TEST_WORKERS ?= 2
 
 test: setup test-packages

@@ -43,8 +43,9 @@ from vision.cards import views as views_module
 from vision.cards.views import NOTHING, Deck, Source, make_views
 from vision.config import Calibration, CalibrationError, load_calibration
 
-#: one test process teaches each deck once, for every test here (see the Makefile)
-pytestmark = pytest.mark.xdist_group("taught decks")
+#: the tests reading with a deck taught here run in one test process, which teaches it once
+#: for all of them (see the Makefile); the others run wherever a process is free
+shares_a_taught_deck = pytest.mark.xdist_group("taught decks")
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 SCENES = 20
@@ -83,6 +84,7 @@ def read_tables(deck: str, model: CardModel, scenes: int = SCENES, first: int = 
 FLOORS = {"reference": 0.9, "fullbleed": 0.7}
 
 
+@shares_a_taught_deck
 @pytest.mark.parametrize("deck", list(FLOORS))
 def test_a_deck_taught_from_one_photo_per_code_is_read_and_never_wrongly(deck):
     """Every photo is used: the full-bleed deck's paintings hide its cards' outlines in some
@@ -542,6 +544,7 @@ def test_a_plain_coordinate_with_nothing_near_its_partner_stays_unread():
     assert reads[0].read.card is None
 
 
+@shares_a_taught_deck
 def test_on_a_calibrated_table_a_number_on_a_narrow_panel_beside_art_of_its_ink_is_read():
     """Table 317 of the full-bleed deck: G4/O1's green 4 on a narrow white panel, green and
     teal art just beyond it. Looked at shrunk to a coordinate of 14 px, the number ran into
@@ -552,6 +555,7 @@ def test_on_a_calibrated_table_a_number_on_a_narrow_panel_beside_art_of_its_ink_
     assert (right, wrong) == (count, [])
 
 
+@shares_a_taught_deck
 def test_a_number_partly_under_a_chip_is_unsure_not_read_as_another():
     """Chipped full-bleed tables where a chip hides part of a number: what is left may look
     like another number (table 410: B3/G3 was once read as B4/G3, a 3's top hidden). None is
@@ -580,6 +584,7 @@ def test_a_number_partly_under_a_chip_is_unsure_not_read_as_another():
     assert np.mean(judged[~covered] < reader.COVERED) >= 0.97
 
 
+@shares_a_taught_deck
 def test_a_line_of_the_cards_art_passing_beside_a_coordinate_is_no_cover():
     """A planet's ring arc passing a badge (a deck in a style never taught) was judged
     another card's edge over it, and the card was left unsure. A line beside a coordinate,
@@ -617,6 +622,7 @@ def test_a_line_of_the_cards_art_passing_beside_a_coordinate_is_no_cover():
     assert read == len(photos)
 
 
+@shares_a_taught_deck
 def test_a_card_another_frame_at_its_place_reads_otherwise_is_unsure():
     """Another card's edge across a coordinate cuts its number: a frame set on what is left
     of its badge may read another number surely, while the frame on its whole spot leans to
@@ -1016,6 +1022,7 @@ def test_a_plain_card_one_frame_moved_off_its_number_misses_is_read():
     assert (right, wrong) == (count, [])
 
 
+@shares_a_taught_deck
 def test_a_full_bleed_card_with_a_rival_frame_on_a_piece_of_its_coordinate_is_read():
     """Full-bleed tables where a card was left unsure for a rival code read from a frame on
     a piece of one coordinate (the 1's dot, read as a 2) or on art around it (a blue disc
@@ -1026,6 +1033,7 @@ def test_a_full_bleed_card_with_a_rival_frame_on_a_piece_of_its_coordinate_is_re
         assert (right, wrong) == (count, []), f"table {seed}"
 
 
+@shares_a_taught_deck
 def test_a_small_card_in_a_photo_of_unknown_scale_is_looked_for_at_full_size_too():
     """A full-bleed card whose numbers are 16.5 px tall, in a photo read without a
     calibrated table: at the first working scale (half size) its coordinates are pieces too

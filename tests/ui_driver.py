@@ -5,7 +5,7 @@ screenshots into OUT, and the result also to $UI_RESULT when set (a run's own fi
 drive one scenario side by side share OUT). The UI tests start it in a fresh process for each
 scenario: Kivy keeps one window per process (a scenario may resize it). UI_LANG picks the
 language (``pseudo`` marks every translated string, to find text that never went through a
-catalogue).
+catalogue); UI_DRAW=shots draws the window only for its screenshots (see ``drawn_screenshot``).
 """
 
 from __future__ import annotations
@@ -67,6 +67,8 @@ LANGUAGES = os.environ.get("UI_LANG", "en").split(",")
 LANGUAGE = LANGUAGES[0]
 """The language being shown now (a scenario may go through several)."""
 CAMERA = "demo" if SCENARIO in ("demo", "first_frame", "soak", "ui_work") else "none"
+# The replay cameras below loop over one image, 15 times a second: kept as BMP, read in 1 ms
+# rather than the 34 ms a PNG takes to decode (pixel for pixel the same).
 STICK = HOME / "usb-stick"
 """A backup stick: the folder stands in for the mount point (mounted when it exists)."""
 os.environ["COMPANION_USB_STICK"] = str(STICK)
@@ -76,7 +78,7 @@ if SCENARIO == "first_boot":  # a camera over a table never calibrated, markers 
     from synthetic.scene import Scene, View, render  # noqa: E402
     _table = Scene.table()
     (HOME / "camera").mkdir(parents=True, exist_ok=True)
-    cv2.imwrite(str(HOME / "camera" / "table.png"),
+    cv2.imwrite(str(HOME / "camera" / "table.bmp"),
                 render(_table, View.whole_table(_table.layout), seed=1).image)
     CAMERA = f"replay:{HOME / 'camera'}"
 if SCENARIO == "hostile_calibration":  # a camera over a table whose markers are covered
@@ -85,7 +87,7 @@ if SCENARIO == "hostile_calibration":  # a camera over a table whose markers are
     import cv2  # noqa: E402
     import numpy as np  # noqa: E402
     (HOME / "camera").mkdir(parents=True, exist_ok=True)
-    cv2.imwrite(str(HOME / "camera" / "table.png"),
+    cv2.imwrite(str(HOME / "camera" / "table.bmp"),
                 np.random.default_rng(1).integers(60, 90, (720, 1280, 3), dtype=np.uint8))
     CAMERA = f"replay:{HOME / 'camera'}"
     # systemd's notify socket, to count the watchdog's pings
@@ -99,7 +101,7 @@ if SCENARIO == "ring_setup":  # a camera over a ring laid out for a game, every 
     from synthetic.pieces import ring_shoot  # noqa: E402
     RING = ring_shoot(int(os.environ.get("UI_RING_SEED", "202")), 0)
     (HOME / "camera").mkdir(parents=True, exist_ok=True)
-    cv2.imwrite(str(HOME / "camera" / "table.png"), RING.start.image)
+    cv2.imwrite(str(HOME / "camera" / "table.bmp"), RING.start.image)
     CAMERA = f"replay:{HOME / 'camera'}"
 TEACH_CARD = "B3/O1"
 if SCENARIO == "teach":  # a card of the reference deck in the scan tray, seen by a camera
@@ -114,7 +116,7 @@ if SCENARIO == "teach":  # a card of the reference deck in the scan tray, seen b
     _frame = render(_scene, View.around(_scene.layout.zones["scan-tray"], 20.0),
                     Degradation(noise=2), 3)
     (HOME / "tray").mkdir(parents=True, exist_ok=True)
-    cv2.imwrite(str(HOME / "tray" / "tray.png"), _frame.image)
+    cv2.imwrite(str(HOME / "tray" / "tray.bmp"), _frame.image)
     _corners = next(t.corners for t in _frame.truth if t.kind == "card")
     _face = np.array([[0, 0], [60, 0], [60, 90], [0, 90]], np.float32)
     _to_image = cv2.getPerspectiveTransform(_face, _corners.astype(np.float32))
@@ -139,7 +141,7 @@ if SCENARIO in ("teach_boards", "box_read"):  # a planet board of the demo's pri
                                      TEACH_BOARD[2:]), _centre, 20.0)
     _frame = render(_scene, View.around(_tray, 20.0), Degradation(noise=2), 3)
     (HOME / "tray").mkdir(parents=True, exist_ok=True)
-    cv2.imwrite(str(HOME / "tray" / "tray.png"), _frame.image)
+    cv2.imwrite(str(HOME / "tray" / "tray.bmp"), _frame.image)
     _scale = _board.face.shape[1] / PLANET_BOARD
     _places = np.array([[x * _scale, y * _scale, 1.0]
                         for x, y in BOARD_STYLES["badges"].places_mm]).T
@@ -205,11 +207,32 @@ def fade_height(play) -> float:  # type: ignore[no-untyped-def]
     return find(play, "FadingScroll").fade_height
 
 
+# UI_DRAW=shots (the tests): the window is drawn when what it shows is looked at (a
+# screenshot), not every frame. With no GPU, drawing a frame (Mesa's llvmpipe) and filling its
+# labels' textures took half of a whole game's run, and no check looks at the frames between;
+# layout, touches and the clock run as always. The benchmarks draw every frame, as the app
+# does.
+_drawing = False
+if os.environ.get("UI_DRAW") == "shots":
+    Window.fbind("on_draw", lambda *_: not _drawing)  # True: the window's drawing is skipped
+
+
+def drawn_screenshot(name: str) -> str | None:
+    """``Window.screenshot`` of the window as it is now, drawn first."""
+    global _drawing
+    _drawing = True
+    try:
+        Window.dispatch("on_draw")
+    finally:
+        _drawing = False
+    return Window.screenshot(name=name)
+
+
 def shot(name: str) -> None:
     """A screenshot, and what is wrong with the screen's layout (and language) now."""
     size = f"{Window.width}x{Window.height}"
     target = OUT / f"{name}-{LANGUAGE}-{size}.png"
-    taken = Window.screenshot(name=str(target))  # Kivy numbers the file: give it its name
+    taken = drawn_screenshot(str(target))  # Kivy numbers the file: give it its name
     if taken:
         Path(taken).replace(target)
     problems = layout_problems(Window, app.scale)
@@ -1014,7 +1037,7 @@ def filled_share(widget) -> float:  # type: ignore[no-untyped-def]
     # one name per run: Kivy numbers its screenshots, and two runs side by side (pytest -n 2)
     # took and deleted each other's
     path = OUT / f"gauge-check-{LANGUAGE}-{Window.width}x{Window.height}.png"
-    taken = Window.screenshot(name=str(path))
+    taken = drawn_screenshot(str(path))
     image = cv2.imread(taken)[::-1]  # rows from the bottom, as Kivy counts
     Path(taken).unlink()
     x, y = (int(v) for v in widget.to_window(widget.x, widget.y))
