@@ -67,11 +67,11 @@ LANGUAGES = os.environ.get("UI_LANG", "en").split(",")
 LANGUAGE = LANGUAGES[0]
 """The language being shown now (a scenario may go through several)."""
 CAMERA = "demo" if SCENARIO in ("demo", "first_frame", "soak", "ui_work") else "none"
-# The replay cameras below loop over one image, 15 times a second: kept as BMP, read in 1 ms
-# rather than the 34 ms a PNG takes to decode (pixel for pixel the same).
 STICK = HOME / "usb-stick"
 """A backup stick: the folder stands in for the mount point (mounted when it exists)."""
 os.environ["COMPANION_USB_STICK"] = str(STICK)
+# The replay cameras below loop over one image, 15 times a second: kept as BMP, read in 1 ms
+# rather than the 34 ms a PNG takes to decode (pixel for pixel the same).
 if SCENARIO == "first_boot":  # a camera over a table never calibrated, markers laid
     import cv2  # noqa: E402
 
