@@ -642,6 +642,29 @@ def test_a_line_of_the_cards_art_passing_beside_a_coordinate_is_no_cover():
     assert read == len(photos)
 
 
+def test_a_card_one_frame_finds_partly_covered_is_read_from_a_frame_finding_it_whole():
+    """The cover judge sees each frame's coordinate a little off: of two frames of one card
+    read as one code, one judged partly covered (and surer), one whole, the whole one's read
+    stands. Where another code is read at the place too, the covered frame still claims it,
+    and the card stays unsure."""
+    corners = np.array([[0.0, 0.0], [60.0, 0.0], [60.0, 90.0], [0.0, 90.0]])
+    card = Card.parse("B1/G3")
+
+    def frame(code: str, confidence: float, shift: float, covered: bool) -> reader._Read:
+        read = reader.CardRead(None, confidence, corners + shift, reader.PARTLY_COVERED) \
+            if covered else reader.CardRead(Card.parse(code), confidence, corners + shift)
+        return reader._Read(read, 1.0, confidence, code)
+
+    covered = frame("B1/G3", 0.999, 0.0, True)
+    kept = reader._kept([covered, frame("B1/G3", 0.99, 1.5, False)], [(0, 1), (2, 3)])
+    assert [r.card for r in kept] == [card]
+    for others in ([frame("B1/G2", 0.99, 1.5, False)],
+                   [frame("B1/G3", 0.99, 1.5, False), frame("B1/G2", 0.98, -1.5, False)]):
+        kept = reader._kept([covered] + others, [(0, 1), (2, 3), (4, 5)][:1 + len(others)])
+        assert [r.card for r in kept] == [None]
+        assert kept[0].reason == reader.PARTLY_COVERED
+
+
 @shares_a_taught_deck
 def test_a_card_another_frame_at_its_place_reads_otherwise_is_unsure():
     """Another card's edge across a coordinate cuts its number: a frame set on what is left

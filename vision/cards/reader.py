@@ -805,10 +805,13 @@ def _kept(reads: list[_Read], pairs: list[tuple[int, int]]) -> list[CardRead]:
     patches plainly show its inks, or else whose spots are plainly coordinates
     (``_against_rivals``); else it is unsure."""
     order = sorted(range(len(reads)), key=lambda k: -reads[k].read.confidence)
+    aside = _seen_whole_elsewhere(reads)
     used: set[int] = set()
     kept: list[CardRead] = []
     for k in order:
         read = reads[k].read
+        if k in aside:
+            continue
         # a card read but partly covered claims its spots and its place as a read does:
         # another pair of one of its spots (a piece of the card's art beside a coordinate)
         # is not read in its place
@@ -830,6 +833,27 @@ def _kept(reads: list[_Read], pairs: list[tuple[int, int]]) -> list[CardRead]:
         unsure.append(read)
     return [read for read in kept if read.card is not None] + \
         [read for read in kept if read.card is None] + unsure
+
+
+def _seen_whole_elsewhere(reads: list[_Read]) -> set[int]:
+    """The reads judged partly covered whose card another frame at its place reads as the
+    same code, judged whole, and none as another code: that frame's read stands (where
+    another code is read too, the covered frame still claims the place, and the card stays
+    unsure). The cover judge sees each frame's
+    coordinate a little off; a neighbour's edge, or the coordinate's own badge cut off at
+    its patch's side, may fall in one frame's view and not in the other's (cardgen's
+    hexbadge style, seed 10174: a clear B1/G3 read by three frames, two judged 0.74 and
+    0.63 likely covered and surer than the third, judged whole, so the card was unsure;
+    corner style, seed 10176: B4/O2's whole frame a tenth shorter than its covered one)."""
+    aside = set()
+    for k, mine in enumerate(reads):
+        if mine.read.reason != PARTLY_COVERED:
+            continue
+        codes = {other.read.card.code for other in reads if other.read.card is not None
+                 and _one_place(other.read.corners, mine.read.corners)}
+        if codes == {mine.likeliest}:
+            aside.add(k)
+    return aside
 
 
 def _rivals(mine: _Read, reads: list[_Read]) -> list[_Read]:
