@@ -839,12 +839,12 @@ def _seen_whole_elsewhere(reads: list[_Read]) -> set[int]:
     """The reads judged partly covered whose card another frame at its place reads as the
     same code, judged whole, and none as another code: that frame's read stands (where
     another code is read too, the covered frame still claims the place, and the card stays
-    unsure). The cover judge sees each frame's
-    coordinate a little off; a neighbour's edge, or the coordinate's own badge cut off at
-    its patch's side, may fall in one frame's view and not in the other's (cardgen's
-    hexbadge style, seed 10174: a clear B1/G3 read by three frames, two judged 0.74 and
-    0.63 likely covered and surer than the third, judged whole, so the card was unsure;
-    corner style, seed 10176: B4/O2's whole frame a tenth shorter than its covered one)."""
+    unsure). The cover judge sees each frame's coordinate a little off; a neighbour's edge,
+    or the coordinate's own badge cut off at its patch's side, may fall in one frame's view
+    and not in the other's (cardgen's hexbadge style, seed 10174: a clear B1/G3 read by
+    three frames, two judged 0.74 and 0.63 likely covered and surer than the third, judged
+    whole, so the card was unsure; corner style, seed 10176: B4/O2's whole frame a tenth
+    shorter than its covered one)."""
     aside = set()
     for k, mine in enumerate(reads):
         if mine.read.reason != PARTLY_COVERED:
