@@ -43,8 +43,8 @@ export KIVY_HOME := $(CURDIR)/.kivy
 run: setup
 	$(BIN)/companion run
 
-# The tests run in two processes, a test to each at a time; the card reading tests that read
-# with a deck taught once for them stay together in one (group "taught decks").
+# The tests run in two processes, a test to each at a time; the board reading tests that read
+# with a print taught once for them stay together in one (group "taught boards").
 TEST_WORKERS ?= 2
 
 test: setup test-packages
@@ -55,8 +55,9 @@ test: setup test-packages
 bench: setup
 	$(BIN)/python tests/bench/run.py
 
-# The demo table's deck, taught from its rendered photos, with the code that taught it recorded
-# (after a change to the card reader or to how the photos are drawn: a test names what changed).
+# The demo table's deck, and the full-bleed deck the tests read, taught from their rendered
+# photos, with the code that taught them recorded (after a change to the card reader or to how
+# the photos are drawn: a test names what changed).
 demo-deck: setup
 	$(BIN)/python -m synthetic.teaching
 

@@ -13,7 +13,6 @@ import json
 import os
 import tracemalloc
 from dataclasses import replace
-from functools import cache
 from pathlib import Path
 
 import cv2
@@ -23,11 +22,12 @@ import pytest
 from calibration.album import missing_codes
 from companion.rules import Card
 from synthetic.card_faces import DECKS, PX_PER_MM, REFERENCE_STYLE, draw_card
-from synthetic.teaching import (DEMO_DECK, DEMO_DECK_CODE, code_digest, demo_deck_changes,
-                                demo_model, teach_deck, teaching_photo, teaching_photos)
+from synthetic.teaching import (DEMO_DECK, DEMO_DECK_CODE, FULLBLEED_DECK, code_digest,
+                                demo_deck_changes, demo_model, fullbleed_taught,
+                                teaching_photo, teaching_photos)
 from tests.scenes import (DECK, card_edge_over, card_table, coordinate_middles,
                           read_card_table)
-from vision.cards import CardModel, Taught, TeachingError, TeachingPhoto, read_cards, teach
+from vision.cards import CardModel, TeachingError, TeachingPhoto, read_cards, teach
 from vision.cards import classifier as classifier_module
 from vision.cards.classifier import EASY_KEPT, MEMBERS, Classifier, Committee
 from vision.cards.features import CHUNK, describe
@@ -44,27 +44,18 @@ from vision.cards import views as views_module
 from vision.cards.views import NOTHING, Deck, Source, make_views
 from vision.config import Calibration, CalibrationError, load_calibration
 
-#: the tests reading with a deck taught here run in one test process, which teaches it once
-#: for all of them (see the Makefile); the others run wherever a process is free
-shares_a_taught_deck = pytest.mark.xdist_group("taught decks")
-
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 SCENES = 20
 CODES = sorted({card.code for card in DECK})
 
 
-@cache
-def taught(deck: str) -> Taught:
-    return teach_deck(DECKS[deck])
-
-
 def deck_model(deck: str) -> CardModel:
-    """``deck`` taught from one photo per code of the box, every photo used: the reference
-    deck as ``make demo-deck`` taught it, by the code here (see
-    ``test_the_demo_deck_shipped_was_taught_by_the_code_here``), the others taught now."""
+    """``deck`` taught from one photo per code of the box, every photo used, as ``make
+    demo-deck`` taught it, by the code here (see
+    ``test_the_demo_deck_shipped_was_taught_by_the_code_here``)."""
     if deck == "reference":
         return demo_model()
-    result = taught(deck)
+    result = fullbleed_taught()
     assert result.skipped == () and result.photos == len(CODES), result.skipped
     return result.model
 
@@ -85,7 +76,6 @@ def read_tables(deck: str, model: CardModel, scenes: int = SCENES, first: int = 
 FLOORS = {"reference": 0.9, "fullbleed": 0.7}
 
 
-@shares_a_taught_deck
 @pytest.mark.parametrize("deck", list(FLOORS))
 def test_a_deck_taught_from_one_photo_per_code_is_read_and_never_wrongly(deck):
     """Every photo is used: the full-bleed deck's paintings hide its cards' outlines in some
@@ -427,8 +417,9 @@ def test_a_model_survives_its_json_form_and_an_old_one_is_refused_by_name(tmp_pa
 def test_the_demo_deck_shipped_was_taught_by_the_code_here():
     """``demo_deck.json`` is the reference deck taught from ``teaching_photos`` by ``make
     demo-deck``, which records the code that taught it (the reader, its learning, the photos'
-    drawing) beside it. After a change to that code, the deck is taught again: the tests
-    that read the reference deck with it then read a deck this code taught."""
+    drawing) beside it, and the full-bleed deck beside it (``fullbleed_deck.json``). After a
+    change to that code, the decks are taught again: the tests that read them then read
+    decks this code taught."""
     taught_by = json.loads(DEMO_DECK_CODE.read_text())
     assert {"vision/cards/learning.py", "vision/cards/reader.py",
             "synthetic/scene.py"} <= set(taught_by)
@@ -436,6 +427,8 @@ def test_the_demo_deck_shipped_was_taught_by_the_code_here():
         "run `make demo-deck`"
     assert json.loads(DEMO_DECK.read_text())["kind"] == CardModel.from_json(
         demo_model().to_json()).to_json()["kind"]
+    assert json.loads(FULLBLEED_DECK.read_text())["model"]["kind"] == demo_model().to_json()[
+        "kind"]
 
 
 def test_a_comment_or_a_docstring_changed_is_the_same_code_and_a_number_is_not(tmp_path):
@@ -564,24 +557,22 @@ def test_a_plain_coordinate_with_nothing_near_its_partner_stays_unread():
     assert reads[0].read.card is None
 
 
-@shares_a_taught_deck
 def test_on_a_calibrated_table_a_number_on_a_narrow_panel_beside_art_of_its_ink_is_read():
     """Table 317 of the full-bleed deck: G4/O1's green 4 on a narrow white panel, green and
     teal art just beyond it. Looked at shrunk to a coordinate of 14 px, the number ran into
     the art and was no spot of its own: the card was not even found."""
     table = card_table(DECKS["fullbleed"], 317)
     assert "G4/O1" in {t.label for t in table.readable}
-    count, right, wrong = read_card_table(table, taught("fullbleed").model)
+    count, right, wrong = read_card_table(table, fullbleed_taught().model)
     assert (right, wrong) == (count, [])
 
 
-@shares_a_taught_deck
 def test_a_number_partly_under_a_chip_is_unsure_not_read_as_another():
     """Chipped full-bleed tables where a chip hides part of a number: what is left may look
     like another number (table 410: B3/G3 was once read as B4/G3, a 3's top hidden). None is
     read wrongly; and the cover judge, taught on the views' covered coordinates, tells a
     coordinate partly covered from a whole one in new views of the teaching photos."""
-    model = taught("fullbleed").model
+    model = fullbleed_taught().model
     assert model.cover_judge is not None
     for seed in (405, 408, 410, 412, 414, 474):
         table = card_table(DECKS["fullbleed"], seed, chipped=1.0)
@@ -604,13 +595,12 @@ def test_a_number_partly_under_a_chip_is_unsure_not_read_as_another():
     assert np.mean(judged[~covered] < reader.COVERED) >= 0.97
 
 
-@shares_a_taught_deck
 def test_a_line_of_the_cards_art_passing_beside_a_coordinate_is_no_cover():
     """A planet's ring arc passing a badge (a deck in a style never taught) was judged
     another card's edge over it, and the card was left unsure. A line beside a coordinate,
     straight or bent, light or dark, is read through; a card laid over half the number still
     leaves the card unsure or right, never wrong."""
-    model = taught("fullbleed").model
+    model = fullbleed_taught().model
     photos = teaching_photos(DECKS["fullbleed"], lambda k, _: k % 5 == 0)
     read = 0
     for n, photo in enumerate(photos):
@@ -665,7 +655,6 @@ def test_a_card_one_frame_finds_partly_covered_is_read_from_a_frame_finding_it_w
         assert kept[0].reason == reader.PARTLY_COVERED
 
 
-@shares_a_taught_deck
 def test_a_card_another_frame_at_its_place_reads_otherwise_is_unsure():
     """Another card's edge across a coordinate cuts its number: a frame set on what is left
     of its badge may read another number surely, while the frame on its whole spot leans to
@@ -675,7 +664,7 @@ def test_a_card_another_frame_at_its_place_reads_otherwise_is_unsure():
     B2/G4 as B2/O4, B4/O4 as G4/O4); one card read two ways is unsure. A pair sought, an
     orange card's edge across B2/O4's 2, read as G4/O4 where one of its cuts was let miss its
     number."""
-    model = taught("fullbleed").model
+    model = fullbleed_taught().model
     photos = teaching_photos(DECKS["fullbleed"], lambda k, _: k % 2 == 0)
     for code, end, turn, past in (("B1/O3", 1, 1, 0.55), ("B2/G4", 1, 0, 0.05),
                                   ("B2/G4", 1, 1, 0.3), ("B4/O4", 0, 0, 0.3),
@@ -1065,23 +1054,21 @@ def test_a_plain_card_one_frame_moved_off_its_number_misses_is_read():
     assert (right, wrong) == (count, [])
 
 
-@shares_a_taught_deck
 def test_a_full_bleed_card_with_a_rival_frame_on_a_piece_of_its_coordinate_is_read():
     """Full-bleed tables where a card was left unsure for a rival code read from a frame on
     a piece of one coordinate (the 1's dot, read as a 2) or on art around it (a blue disc
     beside a green 1): every readable card is read now, none wrongly."""
-    model = taught("fullbleed").model
+    model = fullbleed_taught().model
     for seed in (516, 524):
         count, right, wrong = read_card_table(card_table(DECKS["fullbleed"], seed), model)
         assert (right, wrong) == (count, []), f"table {seed}"
 
 
-@shares_a_taught_deck
 def test_a_small_card_in_a_photo_of_unknown_scale_is_looked_for_at_full_size_too():
     """A full-bleed card whose numbers are 16.5 px tall, in a photo read without a
     calibrated table: at the first working scale (half size) its coordinates are pieces too
     small to be spots; looked for at full size too, both are found and the card is read."""
-    model = taught("fullbleed").model
+    model = fullbleed_taught().model
     table = card_table(DECKS["fullbleed"], 501)
     card = next(t for t in table.readable if t.label == "B2/O4")
     assert card.symbol_px < 17
