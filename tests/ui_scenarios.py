@@ -1433,30 +1433,49 @@ def scenario_first_frame():  # type: ignore[no-untyped-def]
     result["first_frame_s"] = time.monotonic() - START
 
 
-def scenario_teach():  # type: ignore[no-untyped-def]
-    app.set_language(LANGUAGE)
-    app.show("calibration")
+def opened_showing_the_camera(via: str, button: str, name: str):  # type: ignore[no-untyped-def]
+    """The screen ``name``, opened by ``button`` on the screen ``via``, once the camera's
+    picture shows on it (the scenario's return value)."""
+    app.show(via)
     yield from settle()
-    tap(screen("calibration").ids.teach)
+    tap(screen(via).ids[button])
     yield from settle()
-    teach = screen("teach")
+    opened = screen(name)
     deadline = time.monotonic() + 20
-    while not teach.picture and time.monotonic() < deadline:
+    while not opened.picture and time.monotonic() < deadline:
         yield
     yield from settle()
+    return opened
+
+
+def kept_in(teach, folder: str) -> None:  # type: ignore[no-untyped-def]
+    """What Keep left in the album ``folder`` (its photos and taps), and the progress line
+    of the teaching screen ``teach``."""
+    album = app.session.library.home / folder
+    result["album"] = sorted(p.name for p in album.iterdir())
+    result["taps"] = json.loads((album / "taps.json").read_text())
+    result["progress"] = teach.progress
+
+
+def taught_now(teach, seconds: float):  # type: ignore[no-untyped-def]
+    """Teach now tapped on ``teach``: its message once teaching is done (``seconds`` at the
+    most)."""
+    tap(teach.ids.teach)
+    deadline = time.monotonic() + seconds
+    while (teach.busy or teach.message_kind == "info") and time.monotonic() < deadline:
+        yield
+    result["taught_message"] = teach.message
+
+
+def scenario_teach():  # type: ignore[no-untyped-def]
+    app.set_language(LANGUAGE)
+    teach = yield from opened_showing_the_camera("calibration", "teach", "teach")
     shot("teach")
     teach_available = [teach.ids.teach.available]
     result["first_instruction"] = teach.message
-    view = teach.ids.view
-    h, w = teach._frame.shape[:2]
-    width, height = view.norm_image_size
-    left, bottom = view.center_x - width / 2, view.center_y - height / 2
     # the bottom coordinate first: the order of the taps is the user's
     for (x, y), coordinate in ((BADGES[1], "O1"), (BADGES[0], "B3")):
-        wx, wy = view.to_window(left + x / w * width, bottom + (1 - y / h) * height)
-        touch = UnitTestTouch(wx, wy)
-        touch.touch_down()
-        touch.touch_up()
+        tap_picture(teach.ids.view, (x, y), teach._frame.shape)
         yield from settle()
         tap(find(teach, "CoordinateButton", coordinate=coordinate))
         yield from settle()
@@ -1464,18 +1483,11 @@ def scenario_teach():  # type: ignore[no-untyped-def]
     shot("teach-ready")
     tap(teach.ids.keep)
     yield from settle()
-    album = app.session.library.home / "deck-photos"
-    result["album"] = sorted(p.name for p in album.iterdir())
-    result["taps"] = json.loads((album / "taps.json").read_text())
-    result["progress"] = teach.progress
+    kept_in(teach, "deck-photos")
     result["ready_after_keep"] = teach.card_ready
     shot("teach-kept")
     result["teach_available"] = teach_available + [teach.ids.teach.available]
-    tap(teach.ids.teach)
-    deadline = time.monotonic() + 120
-    while (teach.busy or teach.message_kind == "info") and time.monotonic() < deadline:
-        yield
-    result["taught_message"] = teach.message
+    yield from taught_now(teach, 120)
     cards = app.session.calibration.cards
     result["codes_taught"] = sorted(cards.codes) if cards else []
     yield from settle()
@@ -1491,26 +1503,11 @@ def scenario_teach():  # type: ignore[no-untyped-def]
 
 def scenario_teach_boards():  # type: ignore[no-untyped-def]
     app.set_language(LANGUAGE)
-    app.show("box")
-    yield from settle()
-    tap(screen("box").ids.teach_boards)
-    yield from settle()
-    teach = screen("teach_boards")
-    deadline = time.monotonic() + 20
-    while not teach.picture and time.monotonic() < deadline:
-        yield
-    yield from settle()
+    teach = yield from opened_showing_the_camera("box", "teach_boards", "teach_boards")
     shot("teach-boards")
     result["first_instruction"] = teach.message
-    view = teach.ids.view
-    h, w = teach._frame.shape[:2]
-    width, height = view.norm_image_size
-    left, bottom = view.center_x - width / 2, view.center_y - height / 2
     for x, y in BOARD_TAPS:
-        wx, wy = view.to_window(left + x / w * width, bottom + (1 - y / h) * height)
-        touch = UnitTestTouch(wx, wy)
-        touch.touch_down()
-        touch.touch_up()
+        tap_picture(teach.ids.view, (x, y), teach._frame.shape)
         yield from settle()
     result["keep_before_numbers"] = not teach.ids.keep.disabled
     for key, number in zip(("jump", "scan", "land1", "land2"), TEACH_BOARD):
@@ -1521,17 +1518,10 @@ def scenario_teach_boards():  # type: ignore[no-untyped-def]
     shot("teach-boards-ready")
     tap(teach.ids.keep)
     yield from settle()
-    album = app.session.library.home / "board-photos"
-    result["album"] = sorted(p.name for p in album.iterdir())
-    result["taps"] = json.loads((album / "taps.json").read_text())
-    result["progress"] = teach.progress
+    kept_in(teach, "board-photos")
     result["kept_message"] = teach.message
     shot("teach-boards-kept")
-    tap(teach.ids.teach)
-    deadline = time.monotonic() + 60
-    while (teach.busy or teach.message_kind == "info") and time.monotonic() < deadline:
-        yield
-    result["taught_message"] = teach.message
+    yield from taught_now(teach, 60)
     result["boards_taught"] = app.session.calibration.boards is not None
     yield from settle()
     shot("teach-boards-refused")
