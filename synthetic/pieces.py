@@ -350,14 +350,18 @@ class RingShoot:
 
 
 def ring_shoot(seed: int, positions: int = 2, hands: float = 0.0,
-               strength: float = 0.6, hand_over: str | None = None) -> RingShoot:
+               strength: float = 0.6, hand_over: str | None = None,
+               tilt: float = 0.0) -> RingShoot:
     """A ring table photographed as a game starts and at ``positions`` later moments, a hand
     over the ring in about ``hands`` of them (over ``hand_over`` in all, when named: the gate
     or the first planet, ``first``); a lamp, the noise, the blur and the JPEG change from
-    photo to photo, the camera does not."""
+    photo to photo, the camera does not. ``tilt``: the camera looks at the table that many
+    degrees off straight down, towards a side the seed picks (the same table as untilted)."""
     rng = random.Random(seed)
     table = ring_table(rng, players=2 + seed % 4)
     view = View.whole_table(table.scene.layout)
+    if tilt:  # its own draw: the table, pieces and light stay those of the seed
+        view = replace(view, tilt=tilt, turn=random.Random(-seed).uniform(0, 360))
     light = Degradation.random(rng, strength)
     start = render(table.scene, view, light, seed)
     board = next(t for t in start.truth if t.kind == "board" and t.label == table.planets[0])

@@ -28,7 +28,9 @@ from vision.pieces.reader import (BEYOND_DISCS, BLACK_SMALLEST, LESS_ALIKE, OWN_
                                    SHIP_LIKENESS, SHIP_OVER, SHIP_SIZES, TOUCHING_BEYOND, _hidden,
                                    _own_ground, _ship, _ship_likeness, closed_around)
 from vision.pieces.rims import circles
-from vision.pieces.ring import OFF_MIDDLE, _around, _Board
+from vision.pieces import ring as ring_module
+from vision.pieces.ring import (OFF_MIDDLE, PLAINEST, _around, _Board, _depth, _flat,
+                                 _flattening)
 from vision.pipeline import PIECES_SETTLE, Pipeline
 
 SEEDS = (201, 202, 203)
@@ -567,6 +569,64 @@ def test_a_patch_of_table_off_the_planets_middle_is_never_taken_for_the_gate():
     seen, _ = read_pieces(frame.image, ring)
     assert seen is not None and wrong_reads(seen, truth) == []
     assert len(seen.gate) >= 2  # the gate's probes are still counted
+
+
+def _boards_seen_through(homography: np.ndarray) -> tuple[np.ndarray, list[_Board]]:
+    """The gate's middle and eight boards (40 mm a side, on a circle of 150 mm around it) as
+    a camera whose view of the table is ``homography`` shows them."""
+    def seen(points: np.ndarray) -> np.ndarray:
+        return cv2.perspectiveTransform(points[None].astype(np.float64), homography)[0]
+    boards = []
+    for k in range(8):
+        middle = 150 * np.array([math.cos(k * math.pi / 4), math.sin(k * math.pi / 4)])
+        corners = seen(middle + np.array([[-20, -20], [20, -20], [20, 20], [-20, 20]]))
+        boards.append(_Board(k + 1, float(cv2.contourArea(corners.astype(np.float32))),
+                             corners.mean(axis=0), corners))
+    return seen(np.zeros((1, 2)))[0], boards
+
+
+def test_the_slant_the_boards_sizes_tell_undone_leaves_the_gate_in_their_middle(monkeypatch):
+    """A camera at a slant shows the near boards larger and farther from the gate than the
+    far ones (here ten times the area), and the gate off the middle of the planets as the
+    picture shows them: no ring, as seen. The cube roots of the boards' areas tell the slant
+    (``_flattening``); undone, the gate is in their middle and the ring is found, clockwise
+    from the tapped board. Seen straight down, there is no slant to undo."""
+    slant = np.array([[2.0, 0.0, 640.0], [0.0, 2.0, 360.0], [0.0, 0.0025, 1.0]])
+    gate, boards = _boards_seen_through(slant)
+    centres = np.array([b.centre for b in boards])
+    reach = np.hypot(*(centres - gate).T).mean()
+    assert np.hypot(*(centres.mean(axis=0) - gate)) > 0.15 * reach
+    with monkeypatch.context() as seen_as_is:
+        seen_as_is.setattr(ring_module, "_flattening", lambda *_: None)
+        as_is = _around(gate, boards, boards[2])
+        assert as_is is None or as_is[0] > PLAINEST
+    flat = _flattening([b.centre for b in boards], [b.area for b in boards])
+    assert flat is not None
+    flattened = np.array([_flat(flat, b.centre) for b in boards])
+    assert np.hypot(*(flattened.mean(axis=0) - _flat(flat, gate))) < 0.05 * reach / _depth(
+        flat, gate)
+    found = _around(gate, boards, boards[2])
+    assert found is not None and found[0] <= PLAINEST
+    assert [b.label for b in found[1]] == [3, 4, 5, 6, 7, 8, 1, 2]
+    straight = np.array([[2.0, 0.0, 640.0], [0.0, 2.0, 360.0], [0.0, 0.0, 1.0]])
+    _, boards = _boards_seen_through(straight)
+    assert _flattening([b.centre for b in boards], [b.area for b in boards]) is None
+
+
+@pytest.mark.parametrize("seed", [9703, 9711])
+def test_a_ring_seen_by_a_camera_tilted_25_degrees_is_found_named_and_read(seed):
+    """Tables whose ring was not found by a camera 25 degrees off straight down (the near
+    boards twice the far ones' area): found, each planet named on its own board, and
+    nothing read wrong."""
+    shoot = ring_shoot(seed, 1, tilt=25.0)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    middles = board_middles(shoot)
+    assert [name for name, _ in ring.planets] == list(shoot.planets)
+    for name, corners in ring.planets:
+        assert cv2.pointPolygonTest(np.float32(corners), middles[name], False) >= 0, name
+    frame, truth, _ = shoot.games[0]
+    seen, _ = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
 
 
 def test_a_planets_eight_boards_around_a_middle_off_theirs_are_no_ring():

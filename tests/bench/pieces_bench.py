@@ -43,8 +43,16 @@ NAMES = {"ships": "ships placed right", "gate": "gate probe counts exactly right
          "reserved": "reservation counts exactly right per planet"}
 
 
-def bench_pieces(report) -> None:
+TILTS = (15.0, 20.0, 25.0, 30.0)
+"""A camera at a slant: the tilted tables' tilts, in turn (degrees off straight down)."""
+
+
+def bench_pieces(report, tilts: tuple[float, ...] = (0.0,)) -> None:
+    """The figures on ``TABLES`` tables, each photographed at the next of ``tilts``; the
+    times only straight down."""
     cv2.setNumThreads(1)
+    tilted = tilts != (0.0,)
+    label = f" at {min(tilts):g}-{max(tilts):g} degrees off straight down" if tilted else ""
     found = named_wrong = 0
     right = {(part, hand): 0 for part in TARGETS for hand in (False, True)}
     asked = dict(right)
@@ -57,7 +65,7 @@ def bench_pieces(report) -> None:
     steps: list[float] = []
     """Each step of the live loop's read, which it spreads over frames."""
     for seed in range(SEED, SEED + TABLES):
-        shoot = ring_shoot(seed, POSITIONS, HANDS)
+        shoot = ring_shoot(seed, POSITIONS, HANDS, tilt=tilts[(seed - SEED) % len(tilts)])
         try:
             ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first,
                              list(shoot.players))
@@ -89,7 +97,8 @@ def bench_pieces(report) -> None:
                     else:
                         wrong[part] += 1
                         hand_wrong += hand is not None
-    report(f"rings found as games start ({TABLES} tables)", 100 * found / TABLES, "%", "-", True)
+    report(f"rings found as games start ({TABLES} tables{label})", 100 * found / TABLES, "%",
+           "-", True)
     report("  found with a planet named wrong", named_wrong, "rings", "0", named_wrong == 0)
     for part, target in TARGETS.items():
         share = 100 * right[part, False] / max(1, asked[part, False])
@@ -100,6 +109,8 @@ def bench_pieces(report) -> None:
         report("  read wrong, hands included", wrong[part], "reads", "0", wrong[part] == 0)
     report(f"  wrong reads in photos with a hand over the ring ({hands})", hand_wrong, "reads",
            "0", hand_wrong == 0)
+    if tilted:
+        return
     report("ships not seen whole, glimpsed where they stand (for a tap)", glimpsed[True],
            "ships", "-", True)
     report("  glimpsed elsewhere", glimpsed[False], "ships", "-", True)

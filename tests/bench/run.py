@@ -120,6 +120,7 @@ SECTIONS = {
                lambda: vision_bench.bench_cards(report),
                lambda: board_bench.bench_boards(report),
                lambda: pieces_bench.bench_pieces(report),
+               lambda: pieces_bench.bench_pieces(report, pieces_bench.TILTS),
                lambda: pieces_bench.bench_automation(report),
                lambda: cardgen_bench.bench_cardgen(report)],
     "app": [lambda: ui_bench.bench_start(report), lambda: ui_bench.bench_card_latency(report),

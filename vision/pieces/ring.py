@@ -66,6 +66,18 @@ read as empty where pieces lay). Bench tables 7300-7329, 9130-9159, 9230-9259 an
 9330-9359: every other ship found (403) was 18 to 163 times smaller than a board."""
 UNSEEN_GATE_REACH = 0.8
 """A gate not seen reaches this share of the way from the planets' middle to the nearest."""
+SLANT_SHOWN = 1.15
+"""The boards' sizes tell a camera at a slant (``_flattening``) where the cube roots of their
+areas grow across the ring by more than this (a camera straight above: the eight boards
+around a gate, 1.00 to 1.02; tables 7340-7356 at 30 degrees off straight down, the planets'
+boards 1.33 to 1.45) ..."""
+STEEPEST = 2.5
+"""... by at most this much (a camera far steeper than one that sees the table whole) ..."""
+SLANT_FITS = 0.6
+"""... and where the plane of a slant fits them: what it leaves is less than this share of
+their spread (boards of other sizes, not a slant). The bench's tables 7300-7329 at 15-30
+degrees: 19 rings found of 30 as seen, 29 with the slant undone; straight down, the same
+30, and none named wrong either way."""
 MIDDLE_STEPS = 6
 """Steps at most in finding the planets' middle (it stays after two or three)."""
 TRIM = 0.2
@@ -464,26 +476,94 @@ def _around(middle: np.ndarray, boards: list[_Board], tapped: _Board
             ) -> tuple[float, list[_Board]] | None:
     """The eight boards nearest ``middle``, when they lie around it (``OFF_MIDDLE``) with the
     tapped one among them: how plainly they make a ring (``PLAINEST``), and they clockwise from the
-    tapped one."""
-    distance = {b.label: float(np.hypot(*(b.centre - middle))) for b in boards}
-    around = sorted(boards, key=lambda b: distance[b.label])[:PLANETS]
+    tapped one. Where their sizes tell a camera at a slant, all of it is judged with the slant
+    undone (``_flattening``, ``_squaring``): as a camera straight above would see the table."""
+    centres = {b.label: b.centre for b in boards}
+    areas = {b.label: b.area for b in boards}
+    around = _nearest(middle, boards, centres)
     if len(around) < PLANETS or tapped not in around:
         return None
-    turns = {b.label: math.atan2(b.centre[1] - middle[1], b.centre[0] - middle[0])
-             for b in around}
+    flat = _flattening([centres[b.label] for b in around], [b.area for b in around])
+    if flat is not None and _depth(flat, middle) <= 0:
+        return None  # beyond the table's horizon, as the boards' sizes tell it
+    if flat is not None:  # the eight nearest again, on the table as if seen from above
+        flat_boards = [b for b in boards if _depth(flat, b.centre) > 0]
+        square = _squaring([_flat(flat, b.outline) for b in around])
+        centres = {b.label: square @ _flat(flat, b.centre) for b in flat_boards}
+        areas = {b.label: b.area / _depth(flat, b.centre) ** 3 for b in flat_boards}
+        middle = square @ _flat(flat, middle)
+        around = _nearest(middle, flat_boards, centres)
+        if len(around) < PLANETS or tapped not in around:
+            return None
+    distance = {b.label: float(np.hypot(*(centres[b.label] - middle))) for b in around}
+    turns = {b.label: math.atan2(centres[b.label][1] - middle[1],
+                                 centres[b.label][0] - middle[0]) for b in around}
     ordered = sorted(turns.values())
     gap = float(np.diff(ordered + [ordered[0] + 2 * math.pi]).max())
     if gap > WIDEST_GAP:
         return None
-    areas = [b.area for b in around]
     reach = [distance[b.label] for b in around]
-    centre = np.mean([b.centre for b in around], axis=0)
+    centre = np.mean([centres[b.label] for b in around], axis=0)
     if float(np.hypot(*(centre - middle))) > OFF_MIDDLE * float(np.mean(reach)):
         return None
-    plain = gap + math.log(max(areas) / min(areas)) + math.log(max(reach) / min(reach))
+    sizes = [areas[b.label] for b in around]
+    plain = gap + math.log(max(sizes) / min(sizes)) + math.log(max(reach) / min(reach))
     start = turns[tapped.label]
     # image y runs down: a growing angle turns clockwise as the camera sees the table
     return plain, sorted(around, key=lambda b: (turns[b.label] - start) % (2 * math.pi))
+
+
+def _nearest(middle: np.ndarray, boards: list[_Board], centres: dict[int, np.ndarray]
+             ) -> list[_Board]:
+    """The ``PLANETS`` boards whose centres (``centres``, by label) lie nearest ``middle``."""
+    return sorted(boards, key=lambda b: float(np.hypot(*(centres[b.label] - middle))))[:PLANETS]
+
+
+def _flattening(centres: list[np.ndarray], areas: list[float]) -> np.ndarray | None:
+    """How a camera looking at the table at a slant makes the planets' boards, all of one
+    size, show larger nearer it: a plane seen so shows each of its pieces at an area that
+    grows with the cube of the homography's last row (``_depth``, a plane over the
+    picture), so the cube roots of the boards' areas are such a plane. That row, fitted to
+    them (None where the boards tell no slant: a camera straight above, or sizes no plane
+    fits); dividing by it undoes the slant but for a stretch in one direction, which leaves
+    the boards' middle the gate's, and their areas alike."""
+    points = np.array(centres, np.float64)
+    sides = np.cbrt(np.array(areas, np.float64))
+    design = np.column_stack([points, np.ones(len(points))])
+    row, *_ = np.linalg.lstsq(design, sides, rcond=None)
+    depths = design @ row
+    if depths.min() <= 0 or depths.max() / depths.min() < SLANT_SHOWN \
+            or depths.max() / depths.min() > STEEPEST:
+        return None
+    left = sides - depths
+    if float(np.sqrt(np.mean(left ** 2))) > SLANT_FITS * float(np.sqrt(np.var(sides))):
+        return None
+    return row / float(np.mean(depths))
+
+
+def _depth(flat: np.ndarray, point: np.ndarray) -> np.ndarray:
+    """The homography's last row at ``point`` (or at each of N x 2 points)."""
+    point = np.asarray(point, np.float64)
+    return point @ flat[:2] + flat[2]
+
+
+def _flat(flat: np.ndarray, point: np.ndarray) -> np.ndarray:
+    """``point`` (or N x 2 points) with the slant ``flat`` undone."""
+    point = np.asarray(point, np.float64)
+    depth = _depth(flat, point)
+    return point / (depth[..., None] if np.ndim(depth) else depth)
+
+
+def _squaring(outlines: list[np.ndarray]) -> np.ndarray:
+    """The stretch in one direction that a slant undone leaves, undone too (2 x 2): the
+    boards' outlines (``outlines``, each a square on the table) made as wide every way, taken
+    together; the areas kept."""
+    shapes = [np.cov(outline.T) for outline in outlines if len(outline) >= 3]
+    shapes = [shape / np.sqrt(det) for shape in shapes if (det := np.linalg.det(shape)) > 0]
+    if not shapes:
+        return np.eye(2)
+    values, vectors = np.linalg.eigh(np.mean(shapes, axis=0))
+    return (vectors / np.sqrt(values)) @ vectors.T * float(np.prod(values)) ** 0.25
 
 
 def _unseen_gate(boards: list[_Board], start: np.ndarray) -> _Board:
