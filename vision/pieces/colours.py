@@ -58,6 +58,13 @@ SHIP_SHARE = 0.12
 SHIP_SIZES = (0.5, 2.0)
 """... and this much of most ships' size, at the least and the most (a ship half seen,
 a ship's shadow joined to it)."""
+OFF_THE_RIM = 1.2
+"""... and it reaches farther into the gate from its rim than this many times the root of its
+own area: what lies along the rim is the gate's edge in shade (its side, seen by a camera at
+a slant) or the table's art showing at it. Of the ships learned on tables 8000-8069 straight
+down and 7300-7339 and 9700-9809 at 15-30 degrees, the 705 learned right reached 1.57 and
+more; 10 of the 17 learned wrongly, 0.39 to 1.06 (table 9711 at 30 degrees: black's learned
+from the gate's dark near edge, its ship then read on the gate on every photo)."""
 SHIP_WHOLE = 0.9
 """A ship at calibration is compact: its silhouette holds at least this share of it (a
 board's rim in the gate's corner, a long arc, does not)."""
@@ -296,16 +303,19 @@ def _middle(patch: np.ndarray) -> tuple[float, float]:
 
 def _ship_patches(mask: np.ndarray, inside: np.ndarray) -> list[np.ndarray]:
     """The patches of ``mask`` on the gate (``inside``) that may be a ship: longer than wide,
-    and no larger than a ship may be."""
+    no larger than a ship may be, and not along the gate's rim (``OFF_THE_RIM``)."""
     largest = SHIP_SHARE * max(1, int(inside.sum()))
     mask = cv2.morphologyEx((mask & inside).astype(np.uint8), cv2.MORPH_CLOSE,
                             np.ones((5, 5), np.uint8))  # a ship's printed line mended
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) & inside
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8))
-    return [labels == k for k in range(1, count)
+    from_rim = cv2.distanceTransform(inside.astype(np.uint8), cv2.DIST_L2, 3)
+    return [patch for k in range(1, count)
             if stats[k, cv2.CC_STAT_AREA] <= largest
             and _ship_like(labels[stats[k, 1]:stats[k, 1] + stats[k, 3],
-                                  stats[k, 0]:stats[k, 0] + stats[k, 2]] == k)]
+                                  stats[k, 0]:stats[k, 0] + stats[k, 2]] == k)
+            for patch in [labels == k]
+            if from_rim[patch].max() >= OFF_THE_RIM * math.sqrt(stats[k, cv2.CC_STAT_AREA])]
 
 
 def _likeness_to(patch: np.ndarray, shape: np.ndarray) -> float:

@@ -187,7 +187,13 @@ def looking_at(bgr: np.ndarray, ring: Ring) -> Steps:
     more_coloured = np.hypot(changed[:, 1] - 128, changed[:, 2] - 128) >= \
         PRINT_CHROMA_RISE * np.hypot(at_start[:, 1] - 128, at_start[:, 2] - 128)
     alike = (difference[small] < PRINT_CHANGE) & ~more_coloured
-    masks = colour_masks(changed, ring.colours, before[where],
+    # black on the gate is darker than its ground at the start: not where a ship not
+    # learned stood and then left (its shape, the gate's own darkness, taken for the black
+    # ship)
+    plain_before = np.where(ring.reference_boards[small] == 1,
+                            np.minimum(before[where], ring.plain_start[small] * light[where]),
+                            before[where])
+    masks = colour_masks(changed, ring.colours, plain_before,
                          _black_shown(ring, light[where], added, small),
                          ring.reference_boards[small] > 0)
     yield  # the colours judged, then the patches they make: each about a frame's share

@@ -85,6 +85,8 @@ MIDDLE_STEPS = 6
 """Steps at most in finding the planets' middle (it stays after two or three)."""
 TRIM = 0.2
 """What sticks out of a board by less than this share of its side is trimmed off it."""
+SHIP_LENGTHS = 2.5
+"""A ship's length over the root of its area, about."""
 START_SCALE = 4
 """The table at the start is kept at a quarter of the frame's size."""
 
@@ -227,6 +229,17 @@ class Ring:
                 shares[name] = {player: float(printed[beside].mean())
                                 for player, printed in self.printed.items()}
         return shares
+
+    @functools.cached_property
+    def plain_start(self) -> np.ndarray:
+        """The lightness at the start (as ``reference``), no lighter than the table around
+        each place over a ship's length: where a ship whose colour was not learned stood,
+        the ground it hid rather than the ship, which was not taken out of the reference."""
+        lightness = self.reference[..., 0]
+        length = SHIP_LENGTHS * math.sqrt(self.ship_px) * self.reference.shape[1] \
+            / self.image_size[0]
+        around = cv2.medianBlur(lightness, max(3, int(length) | 1))
+        return np.minimum(lightness, around)
 
     @functools.cached_property
     def printed(self) -> dict[str, np.ndarray]:
