@@ -646,7 +646,8 @@ def test_a_ring_seen_by_a_camera_tilted_25_degrees_is_found_named_and_read(seed)
     (9755, 30.0, 1, "black", "black's ship on the gate, where the blue ship had stood"),
     (9778, 25.0, 1, "blue", "2 blue chips on the gate for 1"),
     (9709, 20.0, 0, "black", "4 black chips on the gate for 3, with plain_start alone"),
-], ids=["dark-rim", "ship-not-learned", "ship-and-chip", "row-of-three"])
+    (9758, 25.0, 0, "red", "a red station on Ruby Red, where the red ship's nose showed"),
+], ids=["dark-rim", "ship-not-learned", "ship-and-chip", "row-of-three", "nose-on-a-board"])
 def test_pieces_seen_at_a_slant_are_read_right_or_left_unsure(seed, tilt, photo, player,
                                                                 read_before):
     """Tables by a camera 20-30 degrees off straight down where a piece was read wrong
@@ -655,7 +656,9 @@ def test_pieces_seen_at_a_slant_are_read_right_or_left_unsure(seed, tilt, photo,
     its place taken for a black piece once it left (``plain_start``); a ship run into a chip,
     more like a ship than two chips (``_more_ship_than_chips``); three chips in a row, 4
     discs laid and 3 circles in the edges (``FEWER_CIRCLES_FROM``; read wrong once the
-    gate's ground at the start was taken plain). Now nothing is read wrong, and that
+    gate's ground at the start was taken plain); a ship over its planet's art of its own
+    hue, its nose over the board as round as a chip, its edges showing three circles
+    (``_more_circles``). Now nothing is read wrong, and that
     colour's ship and count on the gate are right or unknown."""
     shoot = ring_shoot(seed, 2, 0.3, tilt=tilt)
     ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))

@@ -441,7 +441,8 @@ def _ships(bgr: np.ndarray, ring: Ring, look: Look, problems: list[Problem], uns
             if (place == GATE and not _plain_chips(bgr, ring, look, patch)) or (
                     place != GATE and (not _chips_alone(ring, look, patch)
                                        or touches(patch, shipped)
-                                       or _over_chips(ring, look, patch))):
+                                       or _over_chips(ring, look, patch)
+                                       or _more_circles(bgr, ring, look, patch))):
                 unsure.where(ring, look, place, player, patch.centre)
     return ships, shipped
 
@@ -637,6 +638,17 @@ def _plain_chips(bgr: np.ndarray, ring: Ring, look: Look, patch: Patch) -> bool:
                      and patch.area >= PLAIN_CHIPS_FILL * count * math.pi * radius ** 2
                      and circles(bgr, patch, radius) == count
                      and not (count == 2 and _more_ship_than_chips(ring, patch)))
+
+
+def _more_circles(bgr: np.ndarray, ring: Ring, look: Look, patch: Patch) -> bool:
+    """Whether a patch's edges show more chips' circles than the discs laid in it: what
+    shows of a ship over a planet's art of its own hue, its nose over the board, is as
+    round and thick as a chip, yet its edges show three circles (table 9758 at 25
+    degrees: red's nose on Ruby Red read as a red station). Asked only of a ship not
+    placed: tables 8000-8069 straight down and 9700-9809 at 15-30 degrees, that station read
+    wrong no more, nothing right lost."""
+    radius = look.radius(ring, patch.centre)
+    return circles(bgr, patch, radius) > discs(patch, radius)[0]
 
 
 def _more_ship_than_chips(ring: Ring, patch: Patch) -> bool:
