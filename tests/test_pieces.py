@@ -30,7 +30,7 @@ from vision.pieces.reader import (BEYOND_DISCS, BLACK_SMALLEST, LESS_ALIKE, OWN_
 from vision.pieces.rims import circles
 from vision.pieces import colours as colours_module
 from vision.pieces import ring as ring_module
-from vision.pieces.ring import (OFF_MIDDLE, PLAINEST, _around, _Board, _depth, _flat,
+from vision.pieces.ring import (OFF_MIDDLE, PLAINEST, _around, _Board, _box, _depth, _flat,
                                  _flattening)
 from vision.pipeline import PIECES_SETTLE, Pipeline
 
@@ -100,7 +100,7 @@ def test_no_ship_is_learned_from_a_patch_of_a_good_part_of_a_boards_size(monkeyp
     every piece later was measured too small to count, and planets were read as bare where
     pieces lay; so no colour is learned from such a patch, and where no other is found the
     ring is refused with what to change. Patches along the gate's rim are not taken
-    (``OFF_THE_RIM``): the two ships themselves are learned, and read where they stand."""
+    (``OFF_THE_RIM``): the two ships themselves are learned, and nothing is read wrong."""
     shoot = ring_shoot(9132, 2, 0.3)
     with monkeypatch.context() as rim_taken:
         rim_taken.setattr(colours_module, "OFF_THE_RIM", 0.0)
@@ -112,7 +112,7 @@ def test_no_ship_is_learned_from_a_patch_of_a_good_part_of_a_boards_size(monkeyp
     frame, truth, _ = shoot.games[0]
     seen, _ = read_pieces(frame.image, ring)
     assert seen is not None and wrong_reads(seen, truth) == []
-    assert seen.ships == truth.ships
+    assert seen.ships and seen.ships.items() <= truth.ships.items()
 
 
 def test_a_ring_is_kept_in_the_calibration_file_and_a_damaged_one_is_named(rings, tmp_path):
@@ -647,7 +647,9 @@ def test_a_ring_seen_by_a_camera_tilted_25_degrees_is_found_named_and_read(seed)
     (9778, 25.0, 1, "blue", "2 blue chips on the gate for 1"),
     (9709, 20.0, 0, "black", "4 black chips on the gate for 3, with plain_start alone"),
     (9758, 25.0, 0, "red", "a red station on Ruby Red, where the red ship's nose showed"),
-], ids=["dark-rim", "ship-not-learned", "ship-and-chip", "row-of-three", "nose-on-a-board"])
+    (9901, 20.0, 1, "yellow", "a yellow station on Planet 10: a probe on a tile by a corner"),
+], ids=["dark-rim", "ship-not-learned", "ship-and-chip", "row-of-three", "nose-on-a-board",
+        "board-no-rectangle"])
 def test_pieces_seen_at_a_slant_are_read_right_or_left_unsure(seed, tilt, photo, player,
                                                                 read_before):
     """Tables by a camera 20-30 degrees off straight down where a piece was read wrong
@@ -658,7 +660,8 @@ def test_pieces_seen_at_a_slant_are_read_right_or_left_unsure(seed, tilt, photo,
     discs laid and 3 circles in the edges (``FEWER_CIRCLES_FROM``; read wrong once the
     gate's ground at the start was taken plain); a ship over its planet's art of its own
     hue, its nose over the board as round as a chip, its edges showing three circles
-    (``_more_circles``). Now nothing is read wrong, and that
+    (``_more_circles``); a board taken as the rectangle round it, reaching past its corner
+    over a tile's probe (``_box``). Now nothing is read wrong, and that
     colour's ship and count on the gate are right or unknown."""
     shoot = ring_shoot(seed, 2, 0.3, tilt=tilt)
     ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
@@ -684,8 +687,46 @@ def test_a_ship_at_calibration_is_no_patch_along_the_gates_rim():
         return mask.astype(bool)
     along_rim = long_patch((200, 345)) & inside
     in_middle = long_patch(middle)
-    assert [p.sum() for p in _ship_patches(along_rim, inside)] == []
-    assert [int(p.sum()) for p in _ship_patches(in_middle, inside)] == [int(in_middle.sum())]
+    from_rim = cv2.distanceTransform(gate, cv2.DIST_L2, 3)
+    assert [p.sum() for p in _ship_patches(along_rim, inside, from_rim)] == []
+    assert [int(p.sum()) for p in _ship_patches(in_middle, inside, from_rim)] == [
+        int(in_middle.sum())]
+
+
+def test_a_board_seen_at_a_slant_is_outlined_by_its_four_sides():
+    """A square board seen at a slant is a four-sided figure, no rectangle: its corners are
+    where lines along its four sides meet, a marker touching a side left out; the rectangle
+    round it reaches far past two of its corners (over a probe on a tile there)."""
+    square = np.float32([[-50, -50], [50, -50], [50, 50], [-50, 50]])
+    turn = math.radians(30)
+    slant = np.array([[math.cos(turn), -math.sin(turn), 300.0],
+                      [0.8 * math.sin(turn), 0.8 * math.cos(turn), 300.0],
+                      [0.0003, 0.0006, 1.0]])
+    corners = cv2.perspectiveTransform(square[None], slant)[0]
+    mask = np.zeros((600, 600), np.uint8)
+    cv2.fillPoly(mask, [np.round(corners).astype(np.int32)], 1)
+    x, y = np.round((corners[1] + corners[2]) / 2).astype(int)
+    cv2.rectangle(mask, (x - 4, y - 8), (x + 12, y + 8), 1, -1)  # a marker over a side
+    [outline] = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]
+    found = np.array(_box(outline[:, 0].astype(np.float32), slanted=True))
+    apart = [np.hypot(*(found - corner).T).min() for corner in corners]
+    assert max(apart) < 2.0, apart
+    rectangle = cv2.boxPoints(cv2.minAreaRect(corners))
+    assert max(np.hypot(*(rectangle - corner).T).min() for corner in corners) > 30
+
+
+def test_a_colour_not_learned_lends_its_pieces_to_no_other():
+    """Table 9991: the gate found smaller than it is, only yellow is learned at the start;
+    a green station, its hue within yellow's widest reach, was read as yellow. The colours
+    not learned still play: no learned colour reaches more than halfway to theirs."""
+    shoot = ring_shoot(9991, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    assert list(ring.colours) == ["yellow"] and "green" in ring.unseen
+    frame, truth, _ = shoot.games[0]
+    assert truth.stations["Planet 10"] == "green"
+    seen, _ = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    assert seen.stations.get("Planet 10") != "yellow"
 
 
 def test_a_planets_eight_boards_around_a_middle_off_theirs_are_no_ring():
@@ -923,8 +964,10 @@ def test_on_a_gate_black_chips_show_in_part_on_only_a_patch_plainly_like_a_ship_
     seen, problems = read_pieces(frame.image, ring)
     assert seen is not None and wrong_reads(seen, truth) == []
     assert (seen.ships.get("black") == GATE) == placed
-    assert placed or "the black ship is seen on gate, where black chips may show in part" in \
-        [p.message for p in problems]
+    # not placed: seen there and not sure, or (8419, its boards outlined by their four
+    # sides since its boards' sizes show a slant) not seen at all
+    assert placed or {"the black ship is seen on gate, where black chips may show in part",
+                      "the black ship is not seen"} & {p.message for p in problems}
 
 
 @pytest.mark.parametrize(("seed", "photo", "colour", "counted"), [
@@ -1178,11 +1221,21 @@ def test_probes_on_tiles_a_board_was_found_taking_in_are_no_stations():
     with two blue and two yellow probes on them. Their chips lay on the board as found, so
     they were read as two stations, and the board's reserved tiles as holding none. Near the
     board's edge a chip is no station for sure; were they farther in, two stations, which
-    cannot be, would leave the planet out all the same."""
+    cannot be, would leave the planet out all the same. The boards' sizes there show a
+    slant, and outlined by its four sides (``_box``), the board no longer takes the tiles
+    in: their probes are read as its reservations, and no station."""
     shoot = ring_shoot(8172, 2, 0.3)
     ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
     frame, truth, _ = shoot.games[1]
     assert truth.reserved["Caldera"] == {"blue": 2, "yellow": 2}
+    seen, problems = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    assert seen.reserved["Caldera"] == truth.reserved["Caldera"]
+    assert seen.stations.get("Caldera") is None
+    with pytest.MonkeyPatch.context() as as_rectangles:  # the board as found before
+        as_rectangles.setattr(ring_module, "_sides_met", lambda *_: None)
+        ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first,
+                         list(shoot.players))
     seen, problems = read_pieces(frame.image, ring)
     assert seen is not None and wrong_reads(seen, truth) == []
     assert "Caldera" not in seen.reserved and "Caldera" not in seen.stations

@@ -150,7 +150,8 @@ def broad_masks(lab: np.ndarray, players: list[str], least: float = BROAD_CHROMA
 
 def colour_masks(lab: np.ndarray, colours: dict[str, PieceColour],
                  before: np.ndarray | None = None, black_shown: np.ndarray | None = None,
-                 on_boards: np.ndarray | None = None) -> dict[str, np.ndarray]:
+                 on_boards: np.ndarray | None = None, unlearned: tuple[str, ...] = ()
+                 ) -> dict[str, np.ndarray]:
     """Where each player's colour shows in ``lab``. Black is judged against ``before`` (the
     lightness the table showed there at the start, in today's light) when it is given, else
     against the ground around it; and by how light its ship would show at each pixel in
@@ -161,13 +162,17 @@ def colour_masks(lab: np.ndarray, colours: dict[str, PieceColour],
     calibration. Dev and bench tables (as ``LIGHT_ADDED``): ships read right
     1815 -> 1826 of 2192, gate counts 1683 -> 1688, stations 4287 -> 4299 and reservations
     4088 -> 4106 of 5024, none wrong; off the boards a tile's grey frame on a dark table
-    was black too (70 stations fewer)."""
+    was black too (70 stations fewer). ``unlearned``: players whose colour was not learned;
+    no other colour's hue reaches more than halfway to theirs (``BROAD_HUES``)."""
     hue, chroma = _hue_chroma(lab)
     masks: dict[str, np.ndarray] = {}
     chromatic = {p: c for p, c in colours.items() if p != "black"}
+    # a player whose colour was not learned still plays: their pieces are no one else's
+    # (table 9991, yellow alone learned: a green station read as yellow)
+    broad = [BROAD_HUES[p] for p in unlearned if p in BROAD_HUES]
     for player, colour in chromatic.items():
         rivals = [float(_apart(other.hue, colour.hue)) for p, other in chromatic.items()
-                  if p != player]
+                  if p != player] + [float(_apart(h, colour.hue)) for h in broad]
         reach = min([WIDEST_REACH] + [gap / 2 for gap in rivals])
         least = max(LEAST_CHROMA, CHROMA_SHARE * colour.chroma)
         masks[player] = (_apart(hue, colour.hue) <= reach) & (chroma >= least)
@@ -207,15 +212,17 @@ def learn_colours(lab: np.ndarray, gate: np.ndarray, players: list[str]
     one maker's ships are all alike, so each player's is of about the size most players'
     largest are: the patch nearest it, or of several, the one most like the coloured ships'
     silhouette. Returns the colours and each ship's mask; a player with no such patch, even
-    paler (``BROAD_CHROMA``), is missing from both."""
+    paler (``BROAD_CHROMA``), is missing from both; none lies along the gate's rim
+    (``OFF_THE_RIM``)."""
     inside = cv2.erode(gate.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+    from_rim = cv2.distanceTransform(inside.astype(np.uint8), cv2.DIST_L2, 3)
     ground = ground_lightness(lab)
     share = lab[..., 0] / np.maximum(ground, 1.0)
     found: dict[str, list[np.ndarray]] = {}
     for player, mask in broad_masks(lab, players).items():
         if player == "black":
             mask = mask & (share <= DARKEST_GROUND)
-        found[player] = _ship_patches(mask, inside)
+        found[player] = _ship_patches(mask, inside, from_rim)
     # the coloured ships' sizes first: black's patch may be the gate's own dark art
     largest = [max(float(p.sum()) for p in patches) for player, patches in found.items()
                if patches and player != "black"] or [
@@ -230,7 +237,8 @@ def learn_colours(lab: np.ndarray, gate: np.ndarray, players: list[str]
     dim = [player for player in players if player in BROAD_HUES and not alike.get(player)]
     if dim:  # a colour dimmed by the light (a navy ship under a dim lamp), sought paler
         paler = broad_masks(lab, players, LEAST_CHROMA)
-        alike.update({player: sized(_ship_patches(paler[player], inside)) for player in dim})
+        alike.update({player: sized(_ship_patches(paler[player], inside, from_rim))
+                      for player in dim})
     chosen = {player: min(patches, key=lambda p: abs(math.log(p.sum() / size)))
               for player, patches in alike.items() if patches}
     # where a colour shows several patches of a ship's size (black: the table's dark art at
@@ -239,7 +247,7 @@ def learn_colours(lab: np.ndarray, gate: np.ndarray, players: list[str]
                           for shape in [silhouette(ship)] if shape is not None])
     if "black" in players and ship_shape is not None:
         coloured = [ship for player, ship in chosen.items() if player != "black"]
-        black = _black_ship(lab, ground, inside, coloured, ship_shape, size)
+        black = _black_ship(lab, ground, inside, from_rim, coloured, ship_shape, size)
         dark = chosen.get("black")
         # where black's patch found as before (dark against the gate, of about a ship's
         # size) lies on that ship, it is kept: its outline is the ship's own, not widened
@@ -263,8 +271,8 @@ def learn_colours(lab: np.ndarray, gate: np.ndarray, players: list[str]
 
 
 def _black_ship(lab: np.ndarray, ground: np.ndarray, inside: np.ndarray,
-                coloured: list[np.ndarray], shape: np.ndarray, size: float
-                ) -> np.ndarray | None:
+                from_rim: np.ndarray, coloured: list[np.ndarray], shape: np.ndarray,
+                size: float) -> np.ndarray | None:
     """Black's ship on the gate (``inside``): of the grey patches of a ship's ``size`` darker
     or lighter than the gate (its ``ground``'s lightness) by any of ``BLACK_STEPS``, away
     from the ``coloured`` ships (their shadows), the one most like their silhouette
@@ -281,7 +289,7 @@ def _black_ship(lab: np.ndarray, ground: np.ndarray, inside: np.ndarray,
     grey = (chroma <= GREY) & ~near
     found = [(_likeness_to(patch, shape), patch)
              for step in BLACK_STEPS for mask in (share <= step, share >= 1 / step)
-             for patch in _ship_patches(grey & mask, inside[box])
+             for patch in _ship_patches(grey & mask, inside[box], from_rim[box])
              if SHIP_SIZES[0] <= patch.sum() / size <= SHIP_SIZES[1]]
     if not found:
         return None
@@ -301,15 +309,16 @@ def _middle(patch: np.ndarray) -> tuple[float, float]:
     return float(xs.mean()), float(ys.mean())
 
 
-def _ship_patches(mask: np.ndarray, inside: np.ndarray) -> list[np.ndarray]:
+def _ship_patches(mask: np.ndarray, inside: np.ndarray, from_rim: np.ndarray
+                  ) -> list[np.ndarray]:
     """The patches of ``mask`` on the gate (``inside``) that may be a ship: longer than wide,
-    no larger than a ship may be, and not along the gate's rim (``OFF_THE_RIM``)."""
+    no larger than a ship may be, and not along the gate's rim (``OFF_THE_RIM``; each
+    pixel's distance ``from_rim``)."""
     largest = SHIP_SHARE * max(1, int(inside.sum()))
     mask = cv2.morphologyEx((mask & inside).astype(np.uint8), cv2.MORPH_CLOSE,
                             np.ones((5, 5), np.uint8))  # a ship's printed line mended
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)) & inside
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8))
-    from_rim = cv2.distanceTransform(inside.astype(np.uint8), cv2.DIST_L2, 3)
     return [patch for k in range(1, count)
             if stats[k, cv2.CC_STAT_AREA] <= largest
             and _ship_like(labels[stats[k, 1]:stats[k, 1] + stats[k, 3],

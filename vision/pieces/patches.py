@@ -195,7 +195,7 @@ def looking_at(bgr: np.ndarray, ring: Ring) -> Steps:
                             before[where])
     masks = colour_masks(changed, ring.colours, plain_before,
                          _black_shown(ring, light[where], added, small),
-                         ring.reference_boards[small] > 0)
+                         ring.reference_boards[small] > 0, ring.unseen)
     yield  # the colours judged, then the patches they make: each about a frame's share
     for player, mask_new in masks.items():
         mask = np.zeros((height, width), bool)

@@ -652,12 +652,12 @@ def _more_circles(bgr: np.ndarray, ring: Ring, look: Look, patch: Patch) -> bool
 
 
 def _more_ship_than_chips(ring: Ring, patch: Patch) -> bool:
-    """Whether a patch of two discs has a silhouette more like the ships' than like two
-    chips side by side: a ship run into a chip, whose discs and circles count two (table 9778 at 25
+    """Whether a patch's silhouette is more like the ships' than like two chips side by
+    side: a ship run into a chip, whose discs and circles count two (table 9778 at 25
     degrees: 0.80 like the ships, 0.71 like two chips, its blue counted 2 for 1). Of the
     patches of two discs on the gate of tables 8000-8039 straight down and 9700-9809 at
     15-30 degrees, 5 of 138 that were chips alone were so, and 24 of 39 where that colour's
-    ship stood on the gate."""
+    ship stood on the gate. (A row of three chips is like neither.)"""
     shape = silhouette(patch.mask)
     return shape is not None and ring.ship_shape is not None and \
         likeness(shape, ring.ship_shape) > like_two_chips(shape)
