@@ -58,13 +58,17 @@ SHIP_SHARE = 0.12
 SHIP_SIZES = (0.5, 2.0)
 """... and this much of most ships' size, at the least and the most (a ship half seen,
 a ship's shadow joined to it)."""
-OFF_THE_RIM = 1.2
-"""... and it reaches farther into the gate from its rim than this many times the root of its
-own area: what lies along the rim is the gate's edge in shade (its side, seen by a camera at
-a slant) or the table's art showing at it. Of the ships learned on tables 8000-8069 straight
-down and 7300-7339 and 9700-9809 at 15-30 degrees, the 705 learned right reached 1.57 and
-more; 10 of the 17 learned wrongly, 0.39 to 1.06 (table 9711 at 30 degrees: black's learned
-from the gate's dark near edge, its ship then read on the gate on every photo)."""
+RIM_BAND = 0.3
+ALONG_RIM = 0.5
+"""... and at most this share of it lies within ``RIM_BAND`` times the root of its area of
+the gate's rim: what lies along the rim is the gate's edge in shade (its side, seen by a
+camera at a slant) or the table's art showing at it. Of the ships learned on tables
+8000-8069 straight down and 7300-7339 and 9700-9809 at 15-30 degrees, the 705 learned right
+had at most 0.19 of themselves so near; 6 of the 17 learned wrongly, 0.55 to 0.93 (table
+9711 at 30 degrees: black's learned from the gate's dark near edge, its ship then read on
+the gate on every photo). Ships standing near the rim of a gate small beside them (table
+10115 at 30 degrees) had up to 0.39; asking them to reach 1.2 times the root of their area
+into the gate, as first done, refused that ring."""
 SHIP_WHOLE = 0.9
 """A ship at calibration is compact: its silhouette holds at least this share of it (a
 board's rim in the gate's corner, a long arc, does not)."""
@@ -213,7 +217,7 @@ def learn_colours(lab: np.ndarray, gate: np.ndarray, players: list[str]
     largest are: the patch nearest it, or of several, the one most like the coloured ships'
     silhouette. Returns the colours and each ship's mask; a player with no such patch, even
     paler (``BROAD_CHROMA``), is missing from both; none lies along the gate's rim
-    (``OFF_THE_RIM``)."""
+    (``ALONG_RIM``)."""
     inside = cv2.erode(gate.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
     from_rim = cv2.distanceTransform(inside.astype(np.uint8), cv2.DIST_L2, 3)
     ground = ground_lightness(lab)
@@ -312,7 +316,7 @@ def _middle(patch: np.ndarray) -> tuple[float, float]:
 def _ship_patches(mask: np.ndarray, inside: np.ndarray, from_rim: np.ndarray
                   ) -> list[np.ndarray]:
     """The patches of ``mask`` on the gate (``inside``) that may be a ship: longer than wide,
-    no larger than a ship may be, and not along the gate's rim (``OFF_THE_RIM``; each
+    no larger than a ship may be, and not along the gate's rim (``ALONG_RIM``; each
     pixel's distance ``from_rim``)."""
     largest = SHIP_SHARE * max(1, int(inside.sum()))
     mask = cv2.morphologyEx((mask & inside).astype(np.uint8), cv2.MORPH_CLOSE,
@@ -324,7 +328,8 @@ def _ship_patches(mask: np.ndarray, inside: np.ndarray, from_rim: np.ndarray
             and _ship_like(labels[stats[k, 1]:stats[k, 1] + stats[k, 3],
                                   stats[k, 0]:stats[k, 0] + stats[k, 2]] == k)
             for patch in [labels == k]
-            if from_rim[patch].max() >= OFF_THE_RIM * math.sqrt(stats[k, cv2.CC_STAT_AREA])]
+            if (from_rim[patch] <= RIM_BAND * math.sqrt(stats[k, cv2.CC_STAT_AREA])).mean()
+            <= ALONG_RIM]
 
 
 def _likeness_to(patch: np.ndarray, shape: np.ndarray) -> float:
