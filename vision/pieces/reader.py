@@ -658,9 +658,8 @@ def _more_ship_than_chips(ring: Ring, patch: Patch) -> bool:
     patches of two discs on the gate of tables 8000-8039 straight down and 9700-9809 at
     15-30 degrees, 5 of 138 that were chips alone were so, and 24 of 39 where that colour's
     ship stood on the gate. (A row of three chips is like neither.)"""
-    shape = silhouette(patch.mask)
-    return shape is not None and ring.ship_shape is not None and \
-        likeness(shape, ring.ship_shape) > like_two_chips(shape)
+    alike = _silhouette_alike(ring, patch)
+    return alike is not None and alike[0] > alike[1]
 
 
 def _something_else(ring: Ring, look: Look, patch: Patch) -> bool:
@@ -820,10 +819,19 @@ def _ship_likeness(ring: Ring, patch: Patch) -> float:
     chips side by side or has no shape; 1 where the ring kept no silhouette."""
     if ring.ship_shape is None:
         return 1.0
-    shape = silhouette(patch.mask)
-    if shape is None or like_two_chips(shape) >= TWO_CHIPS_LIKENESS:
+    alike = _silhouette_alike(ring, patch)
+    if alike is None or alike[1] >= TWO_CHIPS_LIKENESS:
         return 0.0
-    return likeness(shape, ring.ship_shape)
+    return alike[0]
+
+
+def _silhouette_alike(ring: Ring, patch: Patch) -> tuple[float, float] | None:
+    """How like the ships' silhouette at calibration, and how like two chips side by side,
+    ``patch``'s silhouette is; None where the ring kept no silhouette or it has no shape."""
+    shape = silhouette(patch.mask) if ring.ship_shape is not None else None
+    if shape is None or ring.ship_shape is None:
+        return None
+    return likeness(shape, ring.ship_shape), like_two_chips(shape)
 
 
 def _hand_coloured(ring: Ring, look: Look, patch: Patch) -> bool:
