@@ -32,7 +32,7 @@ from vision.cards import classifier as classifier_module
 from vision.cards.classifier import EASY_KEPT, MEMBERS, Classifier, Committee
 from vision.cards.features import CHUNK, describe
 from vision.cards.palette import Palette
-from vision.cards.pose import Pose, Pyramid, patch_matrix, sample
+from vision.cards.pose import Pose, Pyramid, on_card_only, patch_matrix, sample
 from vision.cards import reader
 from vision.cards.spot_looks import describe_spots
 from vision.cards.spots import Spot, find_spots
@@ -395,11 +395,17 @@ def test_a_model_survives_its_json_form_and_an_old_one_is_refused_by_name(tmp_pa
     assert again.codes == model.codes and again.layout == model.layout
     assert (again.cover_judge is None) == (model.cover_judge is None)
     assert again.cover_context == model.cover_context
+    assert again.cover_on_card == model.cover_on_card
     stored = model.to_json()
     if model.cover_judge is not None:  # a judge's inputs must be what the reader gives it
         narrow = {**stored, "cover_context": 0.0 if model.cover_context else 2.0}
         with pytest.raises(ValueError, match="do not take what the reader gives them"):
             CardModel.from_json(json.loads(json.dumps(narrow)))
+        # a file taught before the judge saw the card only is read as it was taught
+        before = {k: v for k, v in stored.items() if k != "cover_on_card"}
+        assert CardModel.from_json(json.loads(json.dumps(before))).cover_on_card is False
+        with pytest.raises(ValueError, match="true or false"):
+            CardModel.from_json({**stored, "cover_on_card": "yes"})
     table = card_table(DECKS["reference"], 3)
     assert read_card_table(table, model) == read_card_table(table, again)
     path = tmp_path / "cal.json"
@@ -630,6 +636,37 @@ def test_a_line_of_the_cards_art_passing_beside_a_coordinate_is_no_cover():
         cards = [r.card for r in read_cards(half, model) if r.card is not None]
         assert all(card == photo.card for card in cards), (photo.card, cards)
     assert read == len(photos)
+
+
+def test_the_cover_judge_sees_the_card_and_not_the_table_past_its_edge():
+    """A coordinate by a card's corner sees, in the cover judge's wider patch, the table past
+    the card's edge; a judge taught on the teaching photos' table took another table there
+    for a card laid over the coordinate (another generator's corner style, wooden and dark
+    tables: clear cards left unsure). The wider patch is seen on the card only: what lies
+    past the outline is made plain, what lies on the card is kept, whatever the table."""
+    model = demo_model()
+    assert model.cover_on_card and model.cover_context > 0
+    photo = teaching_photos(DECKS["reference"], lambda k, _: k == 0)[0]
+    seen = next(r for r in read_cards(photo.image, model) if r.card == photo.card)
+    frame, _ = cv2.estimateAffinePartial2D(model.outline.astype(np.float32),
+                                           seen.corners.astype(np.float32))
+    pose = Pose.between(tuple(frame @ [0.0, 0.0, 1.0]), tuple(frame @ [0.0, 1.0, 1.0]))
+    inside = np.zeros(photo.image.shape[:2], np.uint8)
+    cv2.fillConvexPoly(inside, np.round(pose.to_image(model.outline)).astype(np.int32), 1)
+    wide = patch_matrix(pose, (0.0, 0.0), model.layout.sides[0] * model.cover_context)
+    looks = []
+    for table in ((30, 90, 20), (200, 40, 160)):  # the card on a green, then a purple table
+        image = photo.image.copy()
+        image[inside == 0] = table
+        looks.append(on_card_only(sample(Pyramid(image), wide), wide, pose, model.outline))
+    past = np.all(looks[0] == looks[0][0, 0], axis=2)  # the patch's corner lies past the card
+    assert past[0, 0] and 0.05 < past.mean() < 0.6
+    # (a pixel or two by the edge mixes the table in: the patch is cut from a halved image)
+    on_card = ~cv2.dilate(past.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+    assert np.abs(looks[0][on_card].astype(int) - looks[1][on_card].astype(int)).max() <= 2
+    # past it, the card's own mean, whichever the table (a little of it mixed in by the edge)
+    assert np.abs(looks[0][past].astype(int) - looks[1][past].astype(int)).max() <= 15
+    assert not np.any(np.all(np.abs(looks[0][past].astype(int) - (30, 90, 20)) < 20, axis=1))
 
 
 def test_a_card_one_frame_finds_partly_covered_is_read_from_a_frame_finding_it_whole():

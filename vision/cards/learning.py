@@ -223,7 +223,7 @@ def _learned(found: list[_Found], deck: Deck, ratios: tuple[float, float], seed:
     codes = frozenset(f.photo.card.code for f in found)
     return CardModel(deck.palette, deck.layout, deck.outline, (float(seen[0]), float(seen[1])),
                      codes, classifier, spot_judge.result(), cover_judge=cover_judge.result(),
-                     cover_context=COVER_CONTEXT)
+                     cover_context=COVER_CONTEXT, cover_on_card=True)
 
 
 FOREIGN_SHARE = 0.2

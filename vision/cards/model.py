@@ -56,7 +56,10 @@ class CardModel:
     4). None in a file taught before it was."""
     cover_context: float = 0.0
     """How many times as wide a second patch of each coordinate the cover judge sees beside
-    its own (0: its own alone, as in a file taught before it saw more)."""
+    its own (0: its own alone, as in a file taught before it saw more) ..."""
+    cover_on_card: bool = False
+    """... and whether it sees that wider patch on the card only (``on_card_only``; not in a
+    file taught before)."""
 
     def covered_chances(self, patches: np.ndarray, wider: np.ndarray) -> np.ndarray:
         """How likely the cover judge finds each coordinate's patch partly covered, seen
@@ -109,7 +112,8 @@ class CardModel:
                 "look_alikes": [list(pair) for pair in self.look_alikes],
                 **({} if self.cover_judge is None else
                    {"cover_judge": self.cover_judge.to_json(),
-                    "cover_context": self.cover_context})}
+                    "cover_context": self.cover_context,
+                    "cover_on_card": self.cover_on_card})}
 
     @classmethod
     def from_json(cls, data: Any) -> CardModel:
@@ -135,6 +139,9 @@ class CardModel:
         cover_judge = Classifier.from_json(data["cover_judge"]) if "cover_judge" in data \
             else None
         cover_context = float(data.get("cover_context", 0.0))
+        cover_on_card = data.get("cover_on_card", False)
+        if not isinstance(cover_on_card, bool):
+            raise ValueError("whether the cover judge sees the card only is true or false")
         if classifier.labels != LABELS or spot_judge.labels != SPOT_LABELS or \
                 (cover_judge is not None and cover_judge.labels != COVER_LABELS):
             raise ValueError("the reader does not name the coordinates' numbers")
@@ -151,7 +158,7 @@ class CardModel:
                     (spot_sizes[0], spot_sizes[1]), codes, classifier, spot_judge,
                     tuple(Card.parse(str(code)).code for code in data.get("weak", [])),
                     tuple((str(a), str(b)) for a, b in data.get("look_alikes", [])),
-                    cover_judge, cover_context)
+                    cover_judge, cover_context, cover_on_card)
         if not 1.0 <= model.aspect <= 3.0:
             raise ValueError("a card's proportions must be between 1 and 3")
         return model

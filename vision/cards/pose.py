@@ -98,6 +98,24 @@ def patch_matrix(pose: Pose, centre: tuple[float, float], side: float,
     return np.array([[a, b, c], [d, e, f], [0.0, 0.0, 1.0]])
 
 
+def on_card_only(patch: np.ndarray, matrix: np.ndarray, pose: Pose,
+                 outline: np.ndarray) -> np.ndarray:
+    """``patch`` (its pixels to the image's: ``matrix``) with what lies off the card made
+    plain: the card's corners ``outline`` in its frame at ``pose``, the pixels past them
+    the mean of those on it. What lies past a card's edge is the table, not the card."""
+    inverse = np.linalg.inv(matrix)
+    corners = pose.to_image(outline) @ inverse[:2, :2].T + inverse[:2, 2]
+    side = patch.shape[0]
+    inside = np.zeros((side, side), np.uint8)
+    cv2.fillConvexPoly(inside, np.round(corners * 16).astype(np.int32), 1, cv2.LINE_8, 4)
+    off = inside == 0
+    if not off.any() or off.all():
+        return patch
+    plain = patch.copy()
+    plain[off] = patch[~off].mean(axis=0).astype(np.uint8)
+    return plain
+
+
 def turned(matrix: np.ndarray, angle: float) -> np.ndarray:
     """A patch's matrix turned by ``angle`` (radians) about the patch's middle."""
     cos, sin, tx, ty = _about(angle)

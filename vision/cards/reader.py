@@ -30,7 +30,8 @@ import numpy as np
 from companion.rules import Card, MalformedEventError
 from vision.cards.features import describe
 from vision.cards.model import LABELS, NUMBERS, CardModel
-from vision.cards.pose import PATCH, Pose, Pyramid, patch_affine, sample_affine
+from vision.cards.pose import (PATCH, Pose, Pyramid, on_card_only, patch_affine, patch_matrix,
+                               sample_affine)
 from vision.cards.palette import Palette
 from vision.cards.spot_looks import describe_spots
 from vision.cards.spots import Spot, extents_along, find_spots
@@ -213,8 +214,7 @@ def read_cards(bgr: np.ndarray, model: CardModel, card_px: float | None = None
                 patch_ink(patch, model.palette) in (colour, FAINT_INK)
                 for patch, colour in zip(patches[2 * n:2 * n + 2], colours[k])))
     if read and model.cover_judge is not None:
-        wider = coordinate_patches(pyramid, [Cut(poses[k], model.cover_context)
-                                             for k in read], model) \
+        wider = _cover_contexts(pyramid, [poses[k] for k in read], model) \
             if model.cover_context else patches
         covered = model.covered_chances(patches, wider).reshape(-1, 2)
         for n, k in enumerate(read):
@@ -223,6 +223,20 @@ def read_cards(bgr: np.ndarray, model: CardModel, card_px: float | None = None
                     None, reads[k].read.confidence, reads[k].read.corners,
                     PARTLY_COVERED))
     return _kept(reads, pairs)
+
+
+def _cover_contexts(pyramid: Pyramid, poses: list[Pose], model: CardModel) -> np.ndarray:
+    """Each pose's top and bottom wider patches, which the cover judge sees beside their own
+    (``cover_context`` times as wide): on the card only, where it was so taught."""
+    wider = coordinate_patches(pyramid, [Cut(pose, model.cover_context) for pose in poses],
+                               model)
+    if not model.cover_on_card:
+        return wider
+    layout = model.layout
+    return np.array([on_card_only(patch, patch_matrix(
+        poses[n // 2], (0.0, float(n % 2)), layout.sides[n % 2] * model.cover_context,
+        n % 2 == 1 and layout.bottom_turned), poses[n // 2], model.outline)
+        for n, patch in enumerate(wider)])
 
 
 RINGED = (0.25, 2.0, (1.15, 1.8))

@@ -29,8 +29,8 @@ import numpy as np
 
 from vision.cards.cores import in_processes, side_by_side
 from vision.cards.palette import Palette
-from vision.cards.pose import (HALVINGS, PATCH, Pose, Pyramid, level_of, patch_matrix, sample,
-                               turned)
+from vision.cards.pose import (HALVINGS, PATCH, Pose, Pyramid, level_of, on_card_only,
+                               patch_matrix, sample, turned)
 from vision.cards.spot_looks import describe_spots
 from vision.cards.spots import WORK_SCALE, Spot, find_spots
 
@@ -89,7 +89,10 @@ half-hidden 3 as a plain 1."""
 GROUND_FACES = 0.3
 """The share of covering cards of the coordinate's ground colour."""
 COVER_CONTEXT = 2.0
-"""The cover judge sees each coordinate's patch and one this many times as wide: a card of
+"""The cover judge sees each coordinate's patch and one this many times as wide, on the card
+only (``on_card_only``: what lies past the card's edge made plain; seeing the teaching photos'
+table past it, the judge found clear cards of another generator's corner style, their numbers
+by the card's corners, partly covered on wooden and dark tables): a card of
 the badge's own colour over half a number shows no edge in the patch (the fullbleed deck's
 3 under a white card's edge is a plain 1 there), only in the badge's outline cut off
 beside it. With these covers taught, ``HIDDEN_CUTS`` and this, the bench's teaching photos
@@ -290,7 +293,8 @@ def _group(sources: list[Source], deck: Deck, group: list[int], seeds: np.ndarra
         for matrix, wide, share in zip(_both(cut, deck.layout),
                                        _both(cut, deck.layout, COVER_CONTEXT), shares):
             views.cover_patches.append(sample(pyramid, matrix))
-            views.cover_contexts.append(sample(pyramid, wide))
+            views.cover_contexts.append(on_card_only(sample(pyramid, wide), wide, cut,
+                                                     deck.outline))
             views.covered.append(share >= COVER_SEEN)
     if described:
         views.spots.append(describe_spots(pyramid, described))
