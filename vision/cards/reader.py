@@ -30,11 +30,12 @@ import numpy as np
 from companion.rules import Card, MalformedEventError
 from vision.cards.features import describe
 from vision.cards.model import LABELS, NUMBERS, CardModel
-from vision.cards.pose import (PATCH, Pose, Pyramid, on_card_only, patch_affine, patch_matrix,
+from vision.cards.pose import (PATCH, Pose, Pyramid, on_card_only, patch_affine, sample,
                                sample_affine)
 from vision.cards.palette import Palette
 from vision.cards.spot_looks import describe_spots
 from vision.cards.spots import Spot, extents_along, find_spots
+from vision.cards.views import coordinate_matrices
 
 SIZE_SLACK = (0.55, 1.6)
 """How far a spot's extent along the line to its partner may be from what the deck's print
@@ -228,15 +229,13 @@ def read_cards(bgr: np.ndarray, model: CardModel, card_px: float | None = None
 def _cover_contexts(pyramid: Pyramid, poses: list[Pose], model: CardModel) -> np.ndarray:
     """Each pose's top and bottom wider patches, which the cover judge sees beside their own
     (``cover_context`` times as wide): on the card only, where it was so taught."""
-    wider = coordinate_patches(pyramid, [Cut(pose, model.cover_context) for pose in poses],
-                               model)
-    if not model.cover_on_card:
-        return wider
-    layout = model.layout
-    return np.array([on_card_only(patch, patch_matrix(
-        poses[n // 2], (0.0, float(n % 2)), layout.sides[n % 2] * model.cover_context,
-        n % 2 == 1 and layout.bottom_turned), poses[n // 2], model.outline)
-        for n, patch in enumerate(wider)])
+    wider = []
+    for pose in poses:
+        for matrix in coordinate_matrices(pose, model.layout, model.cover_context):
+            patch = sample(pyramid, matrix)
+            wider.append(on_card_only(patch, matrix, pose, model.outline)
+                         if model.cover_on_card else patch)
+    return np.array(wider, np.uint8).reshape(-1, PATCH, PATCH, 3)
 
 
 RINGED = (0.25, 2.0, (1.15, 1.8))

@@ -290,8 +290,9 @@ def _group(sources: list[Source], deck: Deck, group: list[int], seeds: np.ndarra
         ends = _through(to_mosaic, np.array([[0.0, 0.0], [0.0, 1.0]]))
         ends = ends + aside.normal(0, JITTER * shown, ends.shape)
         cut = Pose.between(tuple(ends[0]), tuple(ends[1]))
-        for matrix, wide, share in zip(_both(cut, deck.layout),
-                                       _both(cut, deck.layout, COVER_CONTEXT), shares):
+        for matrix, wide, share in zip(coordinate_matrices(cut, deck.layout),
+                                       coordinate_matrices(cut, deck.layout, COVER_CONTEXT),
+                                       shares):
             views.cover_patches.append(sample(pyramid, matrix))
             views.cover_contexts.append(on_card_only(sample(pyramid, wide), wide, cut,
                                                      deck.outline))
@@ -338,8 +339,8 @@ def _cuts(rng: np.random.Generator, own: np.random.Generator, deck: Deck, source
         # as found, and found a little further off (another camera, another light)
         ends = np.array([found[0].centre, found[1].centre])
         ends += rng.normal(0, JITTER * size, ends.shape)
-        cuts += _both(pose, layout) + _both(Pose.between(tuple(ends[0]), tuple(ends[1])),
-                                            layout)
+        cuts += coordinate_matrices(pose, layout) + coordinate_matrices(
+            Pose.between(tuple(ends[0]), tuple(ends[1])), layout)
     # two spots that are not the card's two coordinates, cut as a card's (a label under a
     # badge, a painted moon, a coordinate and a bit of art)
     for _ in range(TRIES):
@@ -349,7 +350,7 @@ def _cuts(rng: np.random.Generator, own: np.random.Generator, deck: Deck, source
         a, b = spots[first], spots[second]
         if not (a is found[0] and b is found[1]) and \
                 0.5 < math.hypot(b.x - a.x, b.y - a.y) / pose.length < 2.0:
-            cuts += _both(Pose.between(a.centre, b.centre), layout)
+            cuts += coordinate_matrices(Pose.between(a.centre, b.centre), layout)
             break
     # a coordinate cut off-centre, or at the wrong size
     which = int(rng.integers(2))
@@ -394,8 +395,9 @@ def _cuts(rng: np.random.Generator, own: np.random.Generator, deck: Deck, source
     return named, [s for s in found if s is not None], paired
 
 
-def _both(pose: Pose, layout: Layout, zoom: float = 1.0) -> list[np.ndarray]:
-    """A frame's two patches, as the reader cuts them (``zoom`` times as wide)."""
+def coordinate_matrices(pose: Pose, layout: Layout, zoom: float = 1.0) -> list[np.ndarray]:
+    """A frame's two patches' matrices (3 x 3, patch pixels to the image's), as the reader
+    cuts them (``zoom`` times as wide)."""
     return [patch_matrix(pose, (0.0, 0.0), layout.sides[0] * zoom),
             patch_matrix(pose, (0.0, 1.0), layout.sides[1] * zoom, layout.bottom_turned)]
 
