@@ -111,12 +111,13 @@ TURNS = (-0.5, 0.5)
 """Turns (radians, about 30 degrees) a read's patches are checked at (``_steady``)."""
 TURN_MARGIN = 0.1
 """A patch turned so that shows its number this much more plainly than as cut is askew."""
-COVERED = 0.5
+COVERED = 0.4
 """A card read is unsure when the cover judge finds either coordinate this likely partly
 covered (own full-bleed deck, an orange 2 half under another card's pale face: read as 1,
-the judge finding it 0.57 likely covered. Of the 682 cards read from their own areas on the
-own decks' tables, none was judged 0.5 to 0.7 likely covered; those tables read as many
-cards at 0.5 as at 0.7) ..."""
+the judge finding it 0.57 likely covered; a blue 2 half under it, read as a "?", 0.48. Of
+the 682 cards read from their own areas on the own decks' tables, none was judged 0.5 to 0.7
+likely covered; those tables read as many cards at 0.5 as at 0.7, and as at 0.4; another
+generator's eighteen decks read as many cards at 0.4 as at 0.5, one fewer at 0.35) ..."""
 PARTLY_COVERED = "a coordinate is partly covered"
 """... and says so."""
 PLAIN_SPOT = 0.75
