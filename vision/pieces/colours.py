@@ -81,6 +81,22 @@ this like it ..."""
 LIKER = 0.1
 """... and this much more than any patch elsewhere (else black's ship is the patch dark
 against the gate nearest a ship's size, as where no coloured ship shows)."""
+FADED_GREY = 12.0
+FADED_SHARE = 0.4
+FADED_DARKER = 0.93
+"""On the boards black is also what is at most ``FADED_GREY`` coloured where the board was
+coloured (more than ``GREY``, and at least 1 / ``FADED_SHARE`` times as coloured as now) at
+the start, and at most ``FADED_DARKER`` of its lightness then: a black ship on a navy board
+is hardly darker than the board (L 27-33 against 34) and was seen by its lightness only
+where it lies over the planet's pale art, half a ship; but it is grey where the board was
+blue (chroma 0-12 against 24-30). A shadow darkens a board and keeps its hue. Bench tables
+(30 a block) from 7300, 7500, 8000, 8030, 8400, 9100, 11000, 11030, 11090 and 11120
+straight down, from 9700, 9730, 9760, 9800, 11060, 11150 and 11180 at 15-30 degrees: ships
+placed right 2032 -> 2044 of 2405, stations
+4810 -> 4819 and reservations 4619 -> 4626 of 5512, gate counts 1830 -> 1828, the same reads
+wrong, hands included. The demo game's black ship, fatter by its rim over a navy board,
+is once no more like a ship than a dark patch elsewhere: 149 of its 165 events carried by
+the camera, not 151."""
 GROUND_WINDOW = 0.06
 """The ground's lightness: the median over a square this share of the picture's long side."""
 
@@ -154,8 +170,8 @@ def broad_masks(lab: np.ndarray, players: list[str], least: float = BROAD_CHROMA
 
 def colour_masks(lab: np.ndarray, colours: dict[str, PieceColour],
                  before: np.ndarray | None = None, black_shown: np.ndarray | None = None,
-                 on_boards: np.ndarray | None = None, unlearned: tuple[str, ...] = ()
-                 ) -> dict[str, np.ndarray]:
+                 on_boards: np.ndarray | None = None, unlearned: tuple[str, ...] = (),
+                 coloured_before: np.ndarray | None = None) -> dict[str, np.ndarray]:
     """Where each player's colour shows in ``lab``. Black is judged against ``before`` (the
     lightness the table showed there at the start, in today's light) when it is given, else
     against the ground around it; and by how light its ship would show at each pixel in
@@ -166,8 +182,10 @@ def colour_masks(lab: np.ndarray, colours: dict[str, PieceColour],
     calibration. Dev and bench tables (as ``LIGHT_ADDED``): ships read right
     1815 -> 1826 of 2192, gate counts 1683 -> 1688, stations 4287 -> 4299 and reservations
     4088 -> 4106 of 5024, none wrong; off the boards a tile's grey frame on a dark table
-    was black too (70 stations fewer). ``unlearned``: players whose colour was not learned;
-    no other colour's hue reaches more than halfway to theirs (``BROAD_HUES``)."""
+    was black too (70 stations fewer). On the boards, with ``coloured_before`` (how coloured
+    each pixel was at the start), black is also what turned grey there (``FADED_GREY``).
+    ``unlearned``: players whose colour was not learned; no other colour's hue reaches more
+    than halfway to theirs (``BROAD_HUES``)."""
     hue, chroma = _hue_chroma(lab)
     masks: dict[str, np.ndarray] = {}
     chromatic = {p: c for p, c in colours.items() if p != "black"}
@@ -195,6 +213,9 @@ def colour_masks(lab: np.ndarray, colours: dict[str, PieceColour],
                              & (lightness >= before) & (lightness >= black_shown / BLACK_REACH)
                              & (lightness <= black_shown * BLACK_REACH))
             masks["black"] |= grey & shows_lighter
+        if on_boards is not None and before is not None and coloured_before is not None:
+            masks["black"] |= on_boards & (coloured_before > GREY) & (chroma <= FADED_GREY) & \
+                (chroma <= FADED_SHARE * coloured_before) & (lightness <= FADED_DARKER * before)
     return masks
 
 

@@ -184,8 +184,9 @@ def looking_at(bgr: np.ndarray, ring: Ring) -> Steps:
     small = (np.minimum(where[0] * difference.shape[0] // height, difference.shape[0] - 1),
              np.minimum(where[1] * difference.shape[1] // width, difference.shape[1] - 1))
     changed, at_start = lab[where], ring.reference[small].astype(np.float32)
+    coloured_at_start = np.hypot(at_start[:, 1] - 128, at_start[:, 2] - 128)
     more_coloured = np.hypot(changed[:, 1] - 128, changed[:, 2] - 128) >= \
-        PRINT_CHROMA_RISE * np.hypot(at_start[:, 1] - 128, at_start[:, 2] - 128)
+        PRINT_CHROMA_RISE * coloured_at_start
     alike = (difference[small] < PRINT_CHANGE) & ~more_coloured
     # black on the gate is darker than its ground at the start: not where a ship not
     # learned stood and then left (its shape, the gate's own darkness, taken for the black
@@ -195,7 +196,7 @@ def looking_at(bgr: np.ndarray, ring: Ring) -> Steps:
                             before[where])
     masks = colour_masks(changed, ring.colours, plain_before,
                          _black_shown(ring, light[where], added, small),
-                         ring.reference_boards[small] > 0, ring.unseen)
+                         ring.reference_boards[small] > 0, ring.unseen, coloured_at_start)
     yield  # the colours judged, then the patches they make: each about a frame's share
     for player, mask_new in masks.items():
         mask = np.zeros((height, width), bool)
