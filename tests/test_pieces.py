@@ -371,6 +371,14 @@ def test_the_patch_far_more_like_a_ship_than_any_other_is_the_ship(seed, photo, 
     assert seen.ships[colour] == place
 
 
+@pytest.mark.parametrize("colour", ["yellow", "red"])
+def test_two_ships_on_one_planet_each_hiding_a_little_of_the_other_are_both_placed(colour):
+    """Bench table 11019, photo 0: the yellow and red ships stand side by side on Planet 8,
+    beside black's, each less like the ships' silhouette (0.69, 0.68) for what the other
+    hides of it; touching another player's ship is not touching a chip it could be run into."""
+    assert placed_right(11019, 0, colour, "Planet 8")
+
+
 def test_the_table_between_tiles_at_a_boards_edge_is_no_ship_less_like_the_ships():
     """Dev table 8159: the red table showing between tiles at Caldera's edge is as long, thin
     and alike as a ship less like the ships' silhouette; its middle lies off the board, where

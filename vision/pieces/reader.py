@@ -88,7 +88,10 @@ other piece, its middle this many chips' radii inside the board or gate. Not so 
 (dev table 8155: a shadow at the gate's rim, 0.66 alike, 1.73 chips long). Dev tables
 8000-8069 and 8140-8279: the 7 such patches of a coloured ship stood 2.6 to 4.9 radii
 inside; the one that was none, the red table showing between tiles at a board's edge, 0.66
-radii outside. 6 more ships placed, none wrong."""
+radii outside. 6 more ships placed, none wrong. Touching another player's ship does not
+count (``_others_ships``): two ships on one planet, each hiding a little of the other, were
+0.68 and 0.69 alike (bench table 11019). Bench tables (as ``FADED_GREY``): ships placed
+right 2044 -> 2053 of 2405, stations 4819 -> 4826, the same reads wrong."""
 FAR_MORE_ALIKE = 0.1
 """Of two patches like a ship, the one nearer a ship's size is taken, unless another is
 more alike: then that one, if it is this much more alike than any other patch of the
@@ -698,10 +701,11 @@ def _ship(bgr: np.ndarray, ring: Ring, patches: list[Patch], player: str, look: 
                 return False
             longest, thickest, whole, inward = LESS_ALIKE_BOUNDS
             place = ring.place(patch.centre, beside=False, reach=SHIP_OVER)
+            ships = {id(other) for other in _others_ships(ring, look, player)}
             return length >= longest and thickness(patch) <= thickest * chip and \
                 patch.area >= whole * ship_px_at(ring, patch.centre) and \
-                not touches(patch, look.patches) and place is not None and \
-                ring.inside(place, patch.centre) >= inward * chip
+                not touches(patch, [p for p in look.patches if id(p) not in ships]) and \
+                place is not None and ring.inside(place, patch.centre) >= inward * chip
         thickest = PLAIN_SHIP_THICKEST if likeness_of[id(patch)] >= PLAINLY_SHIP else NARROWER
         return thickness(patch) <= thickest * chip and length >= SHORTEST_SHIP
     alike = list(filter(like_ship, sized))
@@ -714,6 +718,16 @@ def _ship(bgr: np.ndarray, ring: Ring, patches: list[Patch], player: str, look: 
         runner_up = max((likeness_of[id(p)] for p in sized if p is not best), default=0.0)
         return best if likeness_of[id(best)] >= runner_up + FAR_MORE_ALIKE else None
     return ship
+
+
+def _others_ships(ring: Ring, look: Look, player: str) -> list[Patch]:
+    """The other players' patches of a ship's size and shape: as alike as a ship less alike
+    may be (``LESS_ALIKE``; black's, as a ship placed surely), longer than wide. Two ships
+    on one planet touch, each hiding a little of the other."""
+    return [patch for patch in look.patches if patch.player != player
+            and SHIP_SIZES[0] <= patch.area / ship_px_at(ring, patch.centre) <= SHIP_SIZES[1]
+            and patch.elongation >= LONGER and _ship_likeness(ring, patch) >= (
+                SHIP_LIKENESS if patch.player == "black" else LESS_ALIKE)]
 
 
 def _stands_out(bgr: np.ndarray, patch: Patch) -> bool:
