@@ -92,11 +92,10 @@ where it lies over the planet's pale art, half a ship; but it is grey where the 
 blue (chroma 0-12 against 24-30). A shadow darkens a board and keeps its hue. Bench tables
 (30 a block) from 7300, 7500, 8000, 8030, 8400, 9100, 11000, 11030, 11090 and 11120
 straight down, from 9700, 9730, 9760, 9800, 11060, 11150 and 11180 at 15-30 degrees: ships
-placed right 2032 -> 2044 of 2405, stations
-4810 -> 4819 and reservations 4619 -> 4626 of 5512, gate counts 1830 -> 1828, the same reads
-wrong, hands included. The demo game's black ship, fatter by its rim over a navy board,
-is once no more like a ship than a dark patch elsewhere: 149 of its 165 events carried by
-the camera, not 151."""
+placed right 2032 -> 2044 of 2405, stations 4810 -> 4819 and reservations 4619 -> 4626 of
+5512, gate counts 1830 -> 1828, the same reads wrong, hands included. The demo game's black
+ship, fatter by its rim over a navy board, is once no more like a ship than a dark patch
+elsewhere: 149 of its 165 events carried by the camera, not 151."""
 GROUND_WINDOW = 0.06
 """The ground's lightness: the median over a square this share of the picture's long side."""
 
