@@ -505,6 +505,17 @@ def test_a_ship_run_into_two_chips_as_a_thin_third_disc_is_not_plainly_chips():
     assert "blue is not clear on gate" in [p.message for p in problems]
 
 
+@pytest.mark.parametrize(("seed", "photo", "colour"), [(7300, 1, "green"), (11010, 0, "green")])
+def test_a_ship_run_into_its_chips_on_the_gate_is_placed_there_its_count_left_out(
+        seed, photo, colour):
+    """Bench tables 7300 and 11010: the green ship on the gate touches its chips, one patch
+    of 7.7 and 3.8 ships' size; with the chips taken out, what is left is the ship. Its
+    chips in that patch are not counted, so green's count on the gate is left out."""
+    seen, truth, problems = _read_photo(seed, photo)
+    assert truth.ships[colour] == GATE and seen.ships.get(colour) == GATE
+    assert colour not in seen.gate and f"{colour} is not clear on gate" in problems
+
+
 def test_a_chip_half_over_the_gates_rim_leaves_its_colour_unsure_on_the_gate(shoots, rings):
     """A probe laid at the gate's rim may have its middle just off the gate: whether it is
     on it is not clear, so its colour's count there is not given (it was given without it)."""
