@@ -21,12 +21,13 @@ from vision.config import CalibrationError, load_calibration, save_calibration
 from vision.config import Calibration
 from vision.pieces import Ring, RingNotFound, find_ring, read_pieces, reading_pieces
 from vision.pieces.colours import PieceColour, _ship_patches, colour_masks, lab_of, learn_colours
-from vision.pieces.patches import (GATE_LIT_APART, Look, at_once, discs, looking_at, patches_of,
-                                   ship_px_at, touches)
+from vision.pieces.patches import (GATE_LIT_APART, HEAP, Look, at_once, discs, looking_at,
+                                   patches_of, ship_px_at, touches)
 from vision.pieces.reader import (BEYOND_DISCS, BLACK_SMALLEST, LESS_ALIKE, OWN_GROUND,
                                    PART_SHOWN_ALIKE, PLAIN_CHIPS_FILL, RIMMED_CHIP,
                                    SHIP_LIKENESS, SHIP_OVER, SHIP_SIZES, TOUCHING_BEYOND, _hidden,
-                                   _own_ground, _ship, _ship_likeness, closed_around)
+                                   _own_ground, _row_of_chips, _ship, _ship_likeness,
+                                   closed_around)
 from vision.pieces.rims import circles
 from vision.pieces import colours as colours_module
 from vision.pieces import ring as ring_module
@@ -514,6 +515,39 @@ def test_a_ship_run_into_its_chips_on_the_gate_is_placed_there_its_count_left_ou
     seen, truth, problems = _read_photo(seed, photo)
     assert truth.ships[colour] == GATE and seen.ships.get(colour) == GATE
     assert colour not in seen.gate and f"{colour} is not clear on gate" in problems
+
+
+def _chip_row(middles: list[tuple[int, int]], radius: int, player: str = "red"):
+    """The patch of chips of ``radius`` at ``middles`` (touching or not), as the reader finds
+    it, with the chips' rim a pixel wider than their discs."""
+    mask = np.zeros((200, 260), np.uint8)
+    for x, y in middles:
+        cv2.circle(mask, (x, y), radius + 1, 1, -1)
+    patches = patches_of(player, mask, 4.0 * radius ** 2)
+    assert len(patches) == 1
+    return patches[0]
+
+
+def test_chips_in_a_bent_row_are_chips_a_ragged_patch_as_solid_is_not():
+    """Four chips touching in a curve fill less of their hull than chips mostly do, as a
+    ragged thing would: they are still a row of chips, the ragged thing not."""
+    radius = 14
+    curve = [(40, 60), (66, 72), (94, 76), (122, 72)]
+    bent = _chip_row(curve + [(146, 58)], radius)
+    assert bent.solidity < HEAP and _row_of_chips(bent, radius)
+    ragged_mask = np.zeros((200, 260), np.uint8)  # a bent arm of a hand, as solid
+    cv2.ellipse(ragged_mask, (120, 40), (100, 60), 0, 20, 160, 1, 2 * radius)
+    ragged = patches_of("red", ragged_mask, 4.0 * radius ** 2)[0]
+    assert ragged.solidity < HEAP and not _row_of_chips(ragged, radius)
+    assert not _row_of_chips(_chip_row(curve[:2], radius), radius)  # two: solid as chips are
+
+
+@pytest.mark.parametrize(("seed", "photo", "colour"), [(11007, 0, "yellow"), (11023, 0, "red")])
+def test_four_chips_touching_in_a_curve_on_the_gate_are_counted(seed, photo, colour):
+    """Bench tables 11007 and 11023: four chips touching in a curve along the gate's rings,
+    0.73 and 0.70 solid, were taken for something else and their count left out."""
+    seen, truth, _ = _read_photo(seed, photo)
+    assert truth.gate[colour] == 4 and seen.gate.get(colour) == 4
 
 
 def test_a_chip_half_over_the_gates_rim_leaves_its_colour_unsure_on_the_gate(shoots, rings):

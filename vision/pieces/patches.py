@@ -419,10 +419,17 @@ def discs(patch: Patch, radius: float) -> tuple[int, float]:
     and filling enough of the disc: what a chip lying loosely on another shows of it). And
     what share of the patch lies beyond every disc laid (``DISC_REACH``): chips leave little;
     a chip on a dark tile, run into the tile, leaves its corners."""
+    middles, beyond = laid_discs(patch, radius)
+    return len(middles), beyond
+
+
+def laid_discs(patch: Patch, radius: float) -> tuple[list[tuple[int, int]], float]:
+    """``discs``, with each disc's middle (pixels of the patch's ``box``)."""
     mask = cv2.copyMakeBorder(patch.mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
     whole = mask.copy()
     reached = np.zeros_like(mask)
     disc_area = math.pi * radius ** 2
+    middles: list[tuple[int, int]] = []
     count = 0
     while count < MOST_CHIPS:
         depth = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
@@ -435,6 +442,7 @@ def discs(patch: Patch, radius: float) -> tuple[int, float]:
             break
         mask &= 1 - disc
         cv2.circle(reached, (x, y), int(round(DISC_REACH * radius)), 1, -1)
+        middles.append((x - 1, y - 1))
         count += 1
     beyond = float((whole & (1 - reached)).sum()) / max(1.0, float(whole.sum()))
-    return count, beyond
+    return middles, beyond
