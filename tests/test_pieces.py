@@ -550,6 +550,17 @@ def test_four_chips_touching_in_a_curve_on_the_gate_are_counted(seed, photo, col
     assert truth.gate[colour] == 4 and seen.gate.get(colour) == 4
 
 
+@pytest.mark.parametrize(("seed", "photo"), [(7309, 0), (11026, 1)])
+def test_two_chips_touching_a_little_beyond_their_discs_count_where_no_more_could_hide(
+        seed, photo):
+    """Bench tables 7309 and 11026: two green chips touching on the gate, 0.029 of them
+    beyond their discs, cover 0.78 and 0.75 of a chip's area each: nothing of a third peeps
+    out, so they count two (they were left out)."""
+    seen, truth, _ = _read_photo(seed, photo)
+    assert truth.ships["green"] != GATE and truth.gate["green"] == 2
+    assert seen.gate.get("green") == 2
+
+
 def test_a_chip_half_over_the_gates_rim_leaves_its_colour_unsure_on_the_gate(shoots, rings):
     """A probe laid at the gate's rim may have its middle just off the gate: whether it is
     on it is not clear, so its colour's count there is not given (it was given without it)."""

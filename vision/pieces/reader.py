@@ -184,6 +184,15 @@ gate: of those at 0.01 to 0.025 beyond, none hid a chip more than its discs; at 
 0.03 (dev tables 8035 and 8232 with a hand, bench table 7327); here they are unsure, with 10
 counts right of some 2,000 on the dev and bench tables; unless their edges show a chip's
 circle more than their discs (``_loose_stack``)."""
+THIN_CHIPS = 0.8
+"""... unless they cover at most this many chips' area a disc: a chip hidden under them
+peeps out, and what shows of it adds to their area. Seventeen blocks of bench tables, a
+colour's one patch of two discs or more on the gate, 0.025 to 0.1 beyond its discs, as many
+circles in its edges: at 0.8 chips' area a disc or less, 15 of 15 held as many chips as
+discs; from 0.8 to 0.85, 13 of 13; from 0.85 to 0.9, 14 of 16. Gate counts read right 1852
+-> 1862 of 2405 there, and on held-out tables (from 11210, 11240 and 11270 straight down,
+11300, 11330 and 11360 at a slant) with the rows of ``ROW_FILL``, 624 -> 639 of 822; none
+wrong."""
 FEWER_CIRCLES_FROM = 3
 """On the gate, a row of at least this many discs whose edges show fewer chips' circles is
 not counted for sure (``_circles_disagree``). Tables 8000-8069 straight down and 9700-9809
@@ -426,7 +435,7 @@ def _ships(bgr: np.ndarray, ring: Ring, look: Look, problems: list[Problem], uns
     found = {player: _ship(bgr, ring, look.patches, player, look) for player in ring.colours}
     shipped = [ship for ship in found.values() if ship is not None]
     # a ship not found may stand on the gate, run into its chips: its part of their patch
-    among = {player: _ship_among_chips(ring, look, player)
+    among = {player: _ship_among_chips(bgr, ring, look, player)
              for player, ship in found.items() if ship is None}
     for player, (part, whole) in ((p, a) for p, a in among.items() if a is not None):
         found[player] = part
@@ -513,9 +522,11 @@ def _chips(bgr: np.ndarray, ring: Ring, look: Look, shipped: list[Patch], unsure
         elif place != GATE and not on_tile:  # beside a board, yet on no tile: at its edge
             unsure.add(place, patch.player)
         elif count:
-            if place == GATE and not stacked and (_peeping(patch, radius, count)
-                                  or (count > 1 and beyond > TOUCHING_BEYOND)
-                                  or _circles_disagree(bgr, patch, radius, count)):
+            if place == GATE and not stacked and (
+                    _peeping(patch, radius, count)
+                    or (count > 1 and beyond > TOUCHING_BEYOND
+                        and patch.area > THIN_CHIPS * count * math.pi * radius ** 2)
+                    or _circles_disagree(bgr, patch, radius, count)):
                 # a chip on another, the other part seen (a sliver beyond the discs, a
                 # circle in the edges, a chip's worth too long)
                 unsure.add(place, patch.player)
@@ -769,15 +780,21 @@ thinner (what was left of the ships run into their chips, below: 0.43 to 0.83) .
 CHIP_CUT = 1.1
 """... and a chip's disc taken out of the patch reaches this many radii (its blurred rim)."""
 AMONG_CHIPS_ALIKE = 0.78
+AMONG_CHIPS_LONGER = 1.6
 """What is left of a patch on the gate, its chips taken out, is its colour's ship when it is
-of a ship's size and shape, at least this like the ships' silhouette. Bench tables from 7300,
-7500, 8000, 8030, 8400, 9100, 11000, 11030, 11090 and 11120 straight down and from 9700,
-9730, 9760, 9800, 11060, 11150 and 11180 at 15-30 degrees, ships no other way found: of
-the parts left so, 0.79 to 0.88 alike where the ship stood on the gate (13), 0.75 at the most
-where it did not (a loose stack's sliver beside the chips, under a hand)."""
+of a ship's size and shape: at least this like the ships' silhouette, and this much longer
+than wide. Bench tables from 7300, 7500, 8000, 8030, 8400, 9100, 11000, 11030, 11090 and
+11120 straight down and from 9700, 9730, 9760, 9800, 11060, 11150 and 11180 at 15-30
+degrees, ships no other way found: of the parts left so, 0.79 to 0.88 alike where the ship
+stood on the gate (13), 0.75 at the most where it did not (a loose stack's sliver beside
+the chips, under a hand). Then held-out tables from 11210, 11240 and 11270 straight down,
+11300, 11330 and 11360 at a slant: 6 more ships placed so, and one chip of two on a tilted
+gate, too thin for a disc, left whole beside a sliver, 0.81 alike: 1.53 times longer than
+wide, where the ships left were 1.64 to 2.92."""
 
 
-def _ship_among_chips(ring: Ring, look: Look, player: str) -> tuple[Patch, Patch] | None:
+def _ship_among_chips(bgr: np.ndarray, ring: Ring, look: Look, player: str
+                      ) -> tuple[Patch, Patch] | None:
     """A coloured ship on the gate run into its own chips, found as what is left of its
     patch with the chips taken out (``_without_chips``), and that patch; None where no such
     part, or two, is plainly a ship (``AMONG_CHIPS_ALIKE``). Black is not sought so: a
@@ -799,7 +816,7 @@ def _ship_among_chips(ring: Ring, look: Look, player: str) -> tuple[Patch, Patch
             part = replace(part, box=(x + left, y + top, width, height),
                            centre=(part.centre[0] + left, part.centre[1] + top))
             size = part.area / ship_px_at(ring, part.centre)
-            if SHIP_SIZES[0] <= size <= SHIP_SIZES[1] and part.elongation >= LONGER \
+            if SHIP_SIZES[0] <= size <= SHIP_SIZES[1] and part.elongation >= AMONG_CHIPS_LONGER \
                     and thickness(part) <= NARROWER * radius \
                     and _ship_likeness(ring, part) >= AMONG_CHIPS_ALIKE:
                 found.append((part, patch))
