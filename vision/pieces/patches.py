@@ -423,8 +423,10 @@ def discs(patch: Patch, radius: float) -> tuple[int, float]:
     return len(middles), beyond
 
 
-def laid_discs(patch: Patch, radius: float) -> tuple[list[tuple[int, int]], float]:
-    """``discs``, with each disc's middle (pixels of the patch's ``box``)."""
+def laid_discs(patch: Patch, radius: float, deepest_left: float = LEFT_OVER
+               ) -> tuple[list[tuple[int, int]], float]:
+    """``discs``, with each disc's middle (pixels of the patch's ``box``); discs laid while
+    what is left is ``deepest_left`` of a chip's radius thick."""
     mask = cv2.copyMakeBorder(patch.mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
     whole = mask.copy()
     reached = np.zeros_like(mask)
@@ -434,7 +436,7 @@ def laid_discs(patch: Patch, radius: float) -> tuple[list[tuple[int, int]], floa
     while count < MOST_CHIPS:
         depth = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
         _, deepest, _, (x, y) = cv2.minMaxLoc(depth)
-        if deepest < LEFT_OVER * radius:
+        if deepest < deepest_left * radius:
             break
         disc = np.zeros_like(mask)
         cv2.circle(disc, (x, y), int(round(radius)), 1, -1)

@@ -26,9 +26,8 @@ import cv2
 import numpy as np
 
 from companion.observations import GATE, PiecesSeen, Problem
-from vision.pieces.patches import (HEAP, MOST_CHIPS, Look, Patch, at_once, black_hidden, discs,
-                                   laid_discs, looking_at, patches_of, ship_px_at, thickness,
-                                   touches)
+from vision.pieces.patches import (HEAP, Look, Patch, at_once, black_hidden, discs, laid_discs,
+                                   looking_at, patches_of, ship_px_at, thickness, touches)
 from vision.pieces.rims import circles
 from vision.pieces.ring import Ring
 from vision.pieces.shapes import like_two_chips, likeness, silhouette
@@ -435,7 +434,7 @@ def _ships(bgr: np.ndarray, ring: Ring, look: Look, problems: list[Problem], uns
     found = {player: _ship(bgr, ring, look.patches, player, look) for player in ring.colours}
     shipped = [ship for ship in found.values() if ship is not None]
     # a ship not found may stand on the gate, run into its chips: its part of their patch
-    among = {player: _ship_among_chips(bgr, ring, look, player)
+    among = {player: _ship_among_chips(ring, look, player)
              for player, ship in found.items() if ship is None}
     for player, (part, whole) in ((p, a) for p, a in among.items() if a is not None):
         found[player] = part
@@ -788,13 +787,12 @@ than wide. Bench tables from 7300, 7500, 8000, 8030, 8400, 9100, 11000, 11030, 1
 degrees, ships no other way found: of the parts left so, 0.79 to 0.88 alike where the ship
 stood on the gate (13), 0.75 at the most where it did not (a loose stack's sliver beside
 the chips, under a hand). Then held-out tables from 11210, 11240 and 11270 straight down,
-11300, 11330 and 11360 at a slant: 6 more ships placed so, and one chip of two on a tilted
-gate, too thin for a disc, left whole beside a sliver, 0.81 alike: 1.53 times longer than
-wide, where the ships left were 1.64 to 2.92."""
+11300, 11330 and 11360 at a slant: 5 ships found so, each where it stood, and one chip of
+two on a tilted gate, too thin for a disc, left whole beside a sliver, 0.81 alike: 1.53
+times longer than wide, where the ships left were 1.64 to 2.92."""
 
 
-def _ship_among_chips(bgr: np.ndarray, ring: Ring, look: Look, player: str
-                      ) -> tuple[Patch, Patch] | None:
+def _ship_among_chips(ring: Ring, look: Look, player: str) -> tuple[Patch, Patch] | None:
     """A coloured ship on the gate run into its own chips, found as what is left of its
     patch with the chips taken out (``_without_chips``), and that patch; None where no such
     part, or two, is plainly a ship (``AMONG_CHIPS_ALIKE``). Black is not sought so: a
@@ -826,18 +824,13 @@ def _ship_among_chips(bgr: np.ndarray, ring: Ring, look: Look, player: str
 def _without_chips(patch: Patch, radius: float) -> np.ndarray | None:
     """``patch``'s mask, with a pixel's border, less a disc (``CHIP_CUT``) wherever a chip
     lies in it (``CHIP_DEEP``); None where none does."""
-    mask = cv2.copyMakeBorder(patch.mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
-    rest = mask.copy()
-    laid = 0
-    while laid < MOST_CHIPS:
-        depth = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
-        _, deepest, _, (x, y) = cv2.minMaxLoc(depth)
-        if deepest < CHIP_DEEP * radius:
-            break
-        cv2.circle(mask, (x, y), int(round(radius)), 0, -1)
-        cv2.circle(rest, (x, y), int(round(CHIP_CUT * radius)), 0, -1)
-        laid += 1
-    return rest if laid else None
+    middles, _ = laid_discs(patch, radius, CHIP_DEEP)
+    if not middles:
+        return None
+    rest = cv2.copyMakeBorder(patch.mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    for x, y in middles:
+        cv2.circle(rest, (x + 1, y + 1), int(round(CHIP_CUT * radius)), 0, -1)
+    return rest
 
 
 def _others_ships(ring: Ring, look: Look, player: str) -> list[Patch]:
