@@ -561,6 +561,15 @@ def test_two_chips_touching_a_little_beyond_their_discs_count_where_no_more_coul
     assert seen.gate.get("green") == 2
 
 
+@pytest.mark.parametrize(("seed", "photo", "colour"), [(7303, 1, "blue"), (11025, 0, "blue")])
+def test_a_lone_chip_a_little_larger_than_its_disc_is_one_chip(seed, photo, colour):
+    """Bench tables 7303 and 11025: blue's one chip on the gate covers 1.23 chips' area, 0.04
+    of it beyond its disc (its rim and shadow), round as a chip: one chip, where it was left
+    out."""
+    seen, truth, _ = _read_photo(seed, photo)
+    assert truth.gate[colour] == 1 and seen.gate.get(colour) == 1
+
+
 def test_a_chip_half_over_the_gates_rim_leaves_its_colour_unsure_on_the_gate(shoots, rings):
     """A probe laid at the gate's rim may have its middle just off the gate: whether it is
     on it is not clear, so its colour's count there is not given (it was given without it)."""
