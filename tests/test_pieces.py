@@ -23,7 +23,7 @@ from vision.pieces import Ring, RingNotFound, find_ring, read_pieces, reading_pi
 from vision.pieces.colours import PieceColour, _ship_patches, colour_masks, lab_of, learn_colours
 from vision.pieces.patches import (GATE_LIT_APART, HEAP, Look, at_once, discs, looking_at,
                                    patches_of, ship_px_at, touches)
-from vision.pieces.reader import (BEYOND_DISCS, BLACK_SMALLEST, LESS_ALIKE, OWN_GROUND,
+from vision.pieces.reader import (BEYOND_DISCS, BLACK_SMALLEST, LESS_ALIKE, LONGER, OWN_GROUND,
                                    PART_SHOWN_ALIKE, PLAIN_CHIPS_FILL, RIMMED_CHIP,
                                    SHIP_LIKENESS, SHIP_OVER, SHIP_SIZES, TOUCHING_BEYOND, _hidden,
                                    _own_ground, _row_of_chips, _ship, _ship_likeness,
@@ -787,6 +787,25 @@ def test_a_board_seen_at_a_slant_is_outlined_by_its_four_sides():
     assert max(apart) < 2.0, apart
     rectangle = cv2.boxPoints(cv2.minAreaRect(corners))
     assert max(np.hypot(*(rectangle - corner).T).min() for corner in corners) > 30
+
+
+def test_a_ship_along_the_slant_is_measured_as_long_as_it_lies_on_the_table():
+    """Bench table 9727, photo 0, the camera 30 degrees off straight down: the blue ship on
+    Planet 11 lies along the slant, shortened to 1.42 times longer than wide in the picture,
+    under the 1.45 a ship is; on the table it is 1.65, and it is placed."""
+    shoot = ring_shoot(9727, 2, 0.3, tilt=30.0)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, hand = shoot.games[0]
+    assert hand is None and truth.ships["blue"] == "Planet 11"
+    look = at_once(looking_at(frame.image, ring))
+    [ship] = [p for p in look.patches if p.player == "blue"
+              and ring.place(p.centre, reach=SHIP_OVER) == "Planet 11"]
+    [(_, (side, other), _)] = [cv2.minAreaRect(outline) for outline in cv2.findContours(
+        ship.mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)[0]]
+    assert max(side, other) / min(side, other) < LONGER <= ship.elongation
+    seen, _ = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    assert seen.ships["blue"] == "Planet 11"
 
 
 def test_a_colour_not_learned_lends_its_pieces_to_no_other():

@@ -818,7 +818,11 @@ def _ship_among_chips(ring: Ring, look: Look, player: str) -> tuple[Patch, Patch
         if rest is None:
             continue
         left, top = patch.box[0] - 1, patch.box[1] - 1  # ``rest`` has a pixel's border
-        for part in patches_of(player, rest, ship_px_at(ring, patch.centre)):
+
+        def table_shape(at: tuple[float, float], x: int = left, y: int = top
+                        ) -> np.ndarray | None:
+            return ring.table_shape((at[0] + x, at[1] + y))  # ``at`` is in ``rest``
+        for part in patches_of(player, rest, ship_px_at(ring, patch.centre), table_shape):
             x, y, width, height = part.box
             part = replace(part, box=(x + left, y + top, width, height),
                            centre=(part.centre[0] + left, part.centre[1] + top))

@@ -258,6 +258,32 @@ class Ring:
         return (np.array([outline.mean(axis=0) for outline in outlines]),
                 np.array([math.sqrt(abs(cv2.contourArea(o))) for o in outlines]))
 
+    @functools.cached_property
+    def _slant(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """The slant the planets' boards tell (``_flattening``) and the stretch it leaves
+        (``_squaring``); None for a camera straight above."""
+        outlines = [np.array(corners, np.float64) for _, corners in self.planets]
+        flat = _flattening(list(self._boards[0]), [side ** 2 for side in self._boards[1]])
+        if flat is None:
+            return None
+        return flat, _squaring([_flat(flat, outline) for outline in outlines])
+
+    def table_shape(self, point: tuple[float, float]) -> np.ndarray | None:
+        """2 x 2: what lies at ``point`` in the picture as its shape on the table (as a
+        camera straight above would see it), its area kept; None for a camera straight above
+        (or one whose slant the boards do not tell)."""
+        if self._slant is None:
+            return None
+        flat, square = self._slant
+        at = np.asarray(point, np.float64)
+        depth = float(_depth(flat, at))
+        if depth <= 0:
+            return None
+        # the slant undone, p / depth(p), differentiated at the point
+        local = square @ ((np.eye(2) * depth - np.outer(at, flat[:2])) / depth ** 2)
+        determinant = abs(float(np.linalg.det(local)))
+        return local / math.sqrt(determinant) if determinant > 0 else None
+
     @property
     def middle(self) -> tuple[float, float]:
         x, y = np.array(self.gate).mean(axis=0)
