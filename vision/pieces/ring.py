@@ -416,7 +416,8 @@ def _made(bgr: np.ndarray, scale: float, gate: _Board, ring: list[_Board], plane
         return None
     areas = {player: float(mask.sum()) for player, mask in ships.items()}
     slanted = _flattening([board.centre for board in ring], [board.area for board in ring])
-    named = tuple((name, _box(board.outline / scale, slanted is not None))
+    smooth = lab_of(cv2.GaussianBlur(bgr, (3, 3), 0))
+    named = tuple((name, _edge_fitted(smooth, _box(board.outline / scale, slanted is not None)))
                   for name, board in zip(planets, ring))
     boards = float(np.median([abs(cv2.contourArea(np.float32(c))) for _, c in named]))
     if not gate.seen and boards < SHIPS_A_BOARD * np.median(list(areas.values())):
@@ -660,6 +661,105 @@ def _box(outline: np.ndarray, slanted: bool) -> Polygon:
     if corners is None:
         corners = cv2.boxPoints(cv2.minAreaRect(core))
     return tuple((float(px), float(py)) for px, py in corners)
+
+
+EDGE_REACH = 0.2
+"""A board's side, as found at the working size, lies within this share of its length of the
+board's edge in the full picture ..."""
+EDGE_OFFSETS = 25
+"""... where lines through this many places across that reach at either end are tried ..."""
+EDGE_ALONG = (0.15, 0.85, 32)
+"""... each compared at this many points along that part of the side (its corners are
+rounded off, or under a piece) ..."""
+EDGE_GAP = 0.02
+"""... between the picture this share of the side (two pixels at the least) inside the line
+and as far outside it."""
+EDGE_LEAST = 6.0
+EDGE_SHOWN = 15
+"""A line is a board's edge where the colour steps across it by at least this much (Lab)
+at all but ``EDGE_SHOWN`` per cent of its points (that percentile): a board's edge runs
+from corner to corner, while a row of badges along a side, a planet's disc or a line of
+the table's art step along a part of a line ..."""
+EDGE_OUTERMOST = 0.55
+"""... and of the lines stepping at least this share of the most, the outermost is: a frame
+printed inside a board, or badges along its side, step more than a dark board on a dark
+table does. Found at the working size, the boards were a few per cent too large, some far
+more (a marker beside one taken in), some too small (their middle alone). Their overlap
+with the boards as drawn, tables 9700-9729 and 9800-9829 at 15-30 degrees and 11030-11059
+straight down (696 boards): under 0.9 for 431 -> 56 boards, under 0.8 for 215 -> 26, the
+median 0.868 -> 0.976; then tables 11060-11089 at a slant, 11120-11149, 7300-7329 and
+8400-8429 straight down (928 boards): 444 -> 76, 166 -> 15, 0.914 -> 0.978. (With the
+median step along a line, rather than the 15th percentile: 152 and 23; with the strongest
+line: a row of badges.) Read on seventeen blocks of bench tables: stations 4845 -> 4911 of
+5512, reservations 4632 -> 4667, ships 2074 -> 2083 of 2405, gate counts 1886 -> 1880;
+held-out tables 11210-11389: stations 1687 -> 1703 of 1880, reservations 1608 -> 1622,
+none more wrong; dev tables 8060-8269: stations 2015 -> 2044 of 2232, reservations 1954 ->
+1981. Wrong reads 19 -> 20 on the seventeen blocks: a black probe on a dark tile beside a
+board, seen neither as black nor as new, had left its planet out only while the board
+reached over its tile."""
+EDGE_KEPT = (0.4, 1.6)
+"""The edges found are the board's only where they make a convex board of this share of its
+area as found at the working size."""
+
+
+def _edge_fitted(lab: np.ndarray, corners: Polygon) -> Polygon:
+    """A board's corners (``corners``: as found at the working size, at the picture's scale)
+    moved to where each side's line best fits the board's edge in the full picture ``lab``
+    (``EDGE_OUTERMOST``); a side whose edge does not show stays as it was."""
+    quad = np.array(corners, np.float64)
+    middle = quad.mean(axis=0)
+    lines = []
+    for k in range(4):
+        start, end = quad[k], quad[(k + 1) % 4]
+        length = float(np.linalg.norm(end - start))
+        if length < 4:
+            return corners
+        outward = np.array([end[1] - start[1], start[0] - end[0]]) / length
+        if np.dot(outward, middle - (start + end) / 2) > 0:
+            outward = -outward
+        offsets = np.linspace(-EDGE_REACH * length, EDGE_REACH * length, EDGE_OFFSETS)
+        at_start, at_end = np.meshgrid(offsets, offsets, indexing="ij")
+        along = np.linspace(*EDGE_ALONG)
+        shifts = at_start[..., None] * (1 - along) + at_end[..., None] * along
+        points = (start + np.outer(along, end - start))[None, None] + \
+            shifts[..., None] * outward
+        apart = max(2.0, EDGE_GAP * length)
+        gap = apart * outward
+        steps = np.linalg.norm(_sampled(lab, points - gap) - _sampled(lab, points + gap),
+                               axis=-1)
+        scores = np.percentile(steps, EDGE_SHOWN, axis=-1)
+        strong = scores >= max(EDGE_LEAST, EDGE_OUTERMOST * float(scores.max()))
+        if not strong.any():
+            lines.append((start, end))
+            continue
+        out = np.where(strong, (at_start + at_end) / 2, -np.inf)
+        outermost = out.max()
+        # a line steps as much anywhere within ``apart`` of an edge: of the strong lines
+        # about that far out, the strongest, on it
+        chosen = np.where(strong & (out >= outermost - 2 * apart), scores, -1.0)
+        i, j = np.unravel_index(int(np.argmax(chosen)), chosen.shape)
+        lines.append((start + at_start[i, j] * outward, end + at_end[i, j] * outward))
+    fitted = []
+    for k in range(4):
+        (a, b), (c, d) = lines[k - 1], lines[k]
+        system = np.array([b - a, c - d]).T
+        if abs(np.linalg.det(system)) < 1e-6:
+            return corners
+        share = np.linalg.solve(system, c - a)[0]
+        fitted.append(a + share * (b - a))
+    found = np.array(fitted, np.float32)
+    ratio = abs(cv2.contourArea(found)) / max(1.0, abs(cv2.contourArea(quad.astype(np.float32))))
+    if not cv2.isContourConvex(found) or not EDGE_KEPT[0] <= ratio <= EDGE_KEPT[1]:
+        return corners
+    return tuple((float(x), float(y)) for x, y in found)
+
+
+def _sampled(lab: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """``lab`` at ``points`` (... x 2, pixels), bilinearly."""
+    flat = points.reshape(-1, 1, 2).astype(np.float32)
+    values = cv2.remap(lab, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR,
+                       borderMode=cv2.BORDER_REPLICATE)
+    return values.reshape(points.shape[:-1] + (lab.shape[2],))
 
 
 SIDE_MIDDLE = (0.25, 0.75)
