@@ -25,8 +25,9 @@ from vision.pieces.patches import (GATE_LIT_APART, HEAP, Look, at_once, discs, l
                                    patches_of, ship_px_at, touches)
 from vision.pieces.reader import (BEYOND_DISCS, BLACK_SMALLEST, LESS_ALIKE, LONGER, OWN_GROUND,
                                    PART_SHOWN_ALIKE, PLAIN_CHIPS_FILL, RIMMED_CHIP,
-                                   SHIP_LIKENESS, SHIP_OVER, SHIP_SIZES, TOUCHING_BEYOND, _hidden,
-                                   _own_ground, _row_of_chips, _ship, _ship_likeness,
+                                   SHIP_LIKENESS, SHIP_OVER, SHIP_SIZES, SHORT_ALIKE,
+                                   TOUCHING_BEYOND, _hidden, _own_ground, _row_of_chips, _ship,
+                                   _ship_likeness,
                                    closed_around)
 from vision.pieces.rims import circles
 from vision.pieces import colours as colours_module
@@ -862,6 +863,30 @@ def test_a_ship_along_the_slant_is_measured_as_long_as_it_lies_on_the_table():
     seen, _ = read_pieces(frame.image, ring)
     assert seen is not None and wrong_reads(seen, truth) == []
     assert seen.ships["blue"] == "Planet 11"
+
+
+@pytest.mark.parametrize(("seed", "photo", "colour", "place", "tilt"), [
+    (8408, 0, "blue", "Planet 11", 0.0),  # 1.43 times longer than wide, 0.83 alike
+    (9742, 1, "yellow", "Planet 6", 15.0),  # 1.40, 0.89
+])
+def test_a_ship_plainly_of_the_ships_silhouette_may_be_shorter(seed, photo, colour, place,
+                                                               tilt):
+    """Bench tables 8408 and 9742: a ship whose tip is lost in its board's print is less
+    than 1.45 times longer than wide, yet its silhouette is plainly the ships' (0.8 or
+    more): it is placed."""
+    shoot = ring_shoot(seed, 2, 0.3, tilt=tilt)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, hand = shoot.games[photo]
+    assert hand is None and truth.ships[colour] == place
+    look = at_once(looking_at(frame.image, ring))
+    ship = max((p for p in look.patches if p.player == colour
+                and ring.place(p.centre, reach=SHIP_OVER) == place),
+               key=lambda p: _ship_likeness(ring, p))
+    assert SHORT_ALIKE[1] <= ship.elongation < LONGER
+    assert _ship_likeness(ring, ship) >= SHORT_ALIKE[0]
+    seen, _ = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    assert seen.ships[colour] == place
 
 
 def test_a_colour_not_learned_lends_its_pieces_to_no_other():
