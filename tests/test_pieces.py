@@ -889,6 +889,17 @@ def test_a_ship_plainly_of_the_ships_silhouette_may_be_shorter(seed, photo, colo
     assert seen.ships[colour] == place
 
 
+def test_a_tiles_edge_reaching_over_a_boards_edge_is_no_unknown_on_the_board():
+    """Bench table 7309, photo 0: beside Planet 11 lie two tiles with green probes, one's
+    grey edge reaching a little over the board's corner, new and of no colour, most of it
+    on the board. It is a tile's, beside the board: the board shows no station, and the
+    two green probes are read."""
+    seen, truth, messages = _read_photo(7309, 0)
+    assert not any(m.startswith("something on Planet 11") for m in messages)
+    assert seen.stations["Planet 11"] is None is truth.stations["Planet 11"]
+    assert seen.reserved["Planet 11"] == truth.reserved["Planet 11"] == {"green": 2}
+
+
 def test_a_colour_not_learned_lends_its_pieces_to_no_other():
     """Table 9991 (its gate found smaller than it is) once learned only yellow at the start,
     and a green station, its hue within yellow's widest reach, was read as yellow. A player
