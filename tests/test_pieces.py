@@ -23,12 +23,11 @@ from vision.pieces import Ring, RingNotFound, find_ring, read_pieces, reading_pi
 from vision.pieces.colours import PieceColour, _ship_patches, colour_masks, lab_of, learn_colours
 from vision.pieces.patches import (GATE_LIT_APART, HEAP, Look, at_once, discs, looking_at,
                                    patches_of, ship_px_at, touches)
-from vision.pieces.reader import (BEYOND_DISCS, BLACK_SMALLEST, LESS_ALIKE, LONGER, OWN_GROUND,
-                                   PART_SHOWN_ALIKE, PLAIN_CHIPS_FILL, RIMMED_CHIP,
+from vision.pieces.reader import (BEYOND_DISCS, BLACK_LARGEST, BLACK_SMALLEST, LESS_ALIKE, LONGER,
+                                   OWN_GROUND, PART_SHOWN_ALIKE, PLAIN_CHIPS_FILL, RIMMED_CHIP,
                                    SHIP_LIKENESS, SHIP_OVER, SHIP_SIZES, SHORT_ALIKE,
                                    TOUCHING_BEYOND, _hidden, _own_ground, _row_of_chips, _ship,
-                                   _ship_likeness,
-                                   closed_around)
+                                   _ship_likeness, closed_around)
 from vision.pieces.rims import circles
 from vision.pieces import colours as colours_module
 from vision.pieces import ring as ring_module
@@ -166,6 +165,21 @@ def _read_photo(seed: int, photo: int):
     return seen, truth, [p.message for p in problems]
 
 
+def _ship_standing(seed: int, photo: int, colour: str, place: str, tilt: float = 0.0):
+    """Table ``seed``'s photo ``photo`` (no hand over it), where ``colour``'s ship stands on
+    ``place``: the ring, the frame, what lies there, what the frame shows against the start,
+    and the patch of ``colour`` there most like a ship."""
+    shoot = ring_shoot(seed, 2, 0.3, tilt=tilt)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, hand = shoot.games[photo]
+    assert hand is None and truth.ships[colour] == place
+    look = at_once(looking_at(frame.image, ring))
+    ship = max((p for p in look.patches if p.player == colour
+                and ring.place(p.centre, reach=SHIP_OVER) == place),
+               key=lambda p: _ship_likeness(ring, p))
+    return ring, frame, truth, look, ship
+
+
 def placed_right(seed: int, photo: int, colour: str, place: str) -> bool:
     """Whether ``colour``'s ship, on ``place`` in photo ``photo`` of table ``seed`` with
     no hand over it, is placed there, with nothing in the photo read wrong."""
@@ -236,14 +250,7 @@ def test_a_ship_touching_another_piece_need_be_no_longer_than_a_chip(seed, photo
     """Dev tables: ships that touch another piece and show no longer than a chip is wide
     (a tip over the other piece, or over ground of its colour). Their silhouette tells them
     from a chip's crescent; they are placed."""
-    shoot = ring_shoot(seed, 2, 0.3)
-    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
-    frame, truth, hand = shoot.games[photo]
-    assert hand is None and truth.ships[colour] == place
-    look = at_once(looking_at(frame.image, ring))
-    ship = max((p for p in look.patches if p.player == colour
-                and ring.place(p.centre, reach=SHIP_OVER) == place),
-               key=lambda p: _ship_likeness(ring, p))
+    ring, frame, truth, look, ship = _ship_standing(seed, photo, colour, place)
     assert touches(ship, look.patches)
     assert ship.length < 1.1 * 2 * look.radius(ring, ship.centre)
     seen, _ = read_pieces(frame.image, ring)
@@ -874,14 +881,7 @@ def test_a_ship_plainly_of_the_ships_silhouette_may_be_shorter(seed, photo, colo
     """Bench tables 8408 and 9742: a ship whose tip is lost in its board's print is less
     than 1.45 times longer than wide, yet its silhouette is plainly the ships' (0.8 or
     more): it is placed."""
-    shoot = ring_shoot(seed, 2, 0.3, tilt=tilt)
-    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
-    frame, truth, hand = shoot.games[photo]
-    assert hand is None and truth.ships[colour] == place
-    look = at_once(looking_at(frame.image, ring))
-    ship = max((p for p in look.patches if p.player == colour
-                and ring.place(p.centre, reach=SHIP_OVER) == place),
-               key=lambda p: _ship_likeness(ring, p))
+    ring, frame, truth, look, ship = _ship_standing(seed, photo, colour, place, tilt)
     assert SHORT_ALIKE[1] <= ship.elongation < LONGER
     assert _ship_likeness(ring, ship) >= SHORT_ALIKE[0]
     seen, _ = read_pieces(frame.image, ring)
@@ -898,6 +898,24 @@ def test_a_tiles_edge_reaching_over_a_boards_edge_is_no_unknown_on_the_board():
     assert not any(m.startswith("something on Planet 11") for m in messages)
     assert seen.stations["Planet 11"] is None is truth.stations["Planet 11"]
     assert seen.reserved["Planet 11"] == truth.reserved["Planet 11"] == {"green": 2}
+
+
+def test_a_black_patch_larger_than_the_ships_were_is_no_black_ship():
+    """Bench table 7307 at 30 degrees, photo 0, a hand over Hazard: a black probe run into
+    the dark tile under it at Caldera's edge is 1.59 of a ship's size and 0.81 like the
+    ships' silhouette, more alike than black's ship on Planet 8; black's ship shows no
+    larger than the ships did at the start, so it is not taken for the ship."""
+    shoot = ring_shoot(7307, 2, 0.3, tilt=30.0)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, hand = shoot.games[0]
+    assert hand is not None and truth.ships["black"] == "Planet 8"
+    look = at_once(looking_at(frame.image, ring))
+    [large] = [p for p in look.patches if p.player == "black"
+               and ring.place(p.centre, reach=SHIP_OVER) == "Caldera"]
+    assert BLACK_LARGEST < large.area / ship_px_at(ring, large.centre) <= SHIP_SIZES[1]
+    seen, _ = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    assert seen.ships.get("black") != "Caldera"
 
 
 def test_a_colour_not_learned_lends_its_pieces_to_no_other():

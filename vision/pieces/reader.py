@@ -50,6 +50,13 @@ BLACK_SMALLEST = 0.45
 """... and black's as little as this where it stands out whole (``DARK_BESIDE``): its thin
 fins fade into pale ground (black ships' patches on the bench's boards: median 0.74 of the
 ships' size; coloured ships' about 1.0) ..."""
+BLACK_LARGEST = 1.3
+"""... and no larger than this: black's ship shows no larger than the ships did at the start
+(bench tables, 451 black patches of a ship's size and shape where black's ship stood: 1.22
+at the most), while a black chip run into its shadow, or into the dark ground of a tile
+beside a board, may be as long and as alike as one (bench table 7307 at 30 degrees, a hand
+over the ring: 1.59 of a ship's size, 0.81 alike, taken for the ship on Caldera; table 8039
+on the gate: 1.68) ..."""
 DARK_BESIDE = 0.25
 """... that is, where at most this share of the ring just round it is nearly as dark as it
 (``NEARLY_AS_DARK``): a part of a black chip half over a dark board runs on into ground as
@@ -759,7 +766,7 @@ def _ship(bgr: np.ndarray, ring: Ring, patches: list[Patch], player: str, look: 
         size = patch.area / ship_px_at(ring, patch.centre)
         if player == "black" and BLACK_SMALLEST <= size < SHIP_SIZES[0]:
             return _stands_out(bgr, patch)
-        return SHIP_SIZES[0] <= size <= SHIP_SIZES[1]
+        return SHIP_SIZES[0] <= size <= (BLACK_LARGEST if player == "black" else SHIP_SIZES[1])
     sized = [p for p in patches if p.player == player and ship_sized(p)]
     likeness_of = {id(p): _ship_likeness(ring, p) for p in sized}
 
