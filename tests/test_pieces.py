@@ -165,19 +165,26 @@ def _read_photo(seed: int, photo: int):
     return seen, truth, [p.message for p in problems]
 
 
+def _patches_on(seed: int, photo: int, colour: str, place: str, tilt: float = 0.0):
+    """Table ``seed``'s photo ``photo``: the ring, the frame, what lies there, the place a
+    hand is over (or None), what the frame shows against the start, and the patches of
+    ``colour`` on ``place`` (as a ship stands on it)."""
+    shoot = ring_shoot(seed, 2, 0.3, tilt=tilt)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, hand = shoot.games[photo]
+    look = at_once(looking_at(frame.image, ring))
+    on = [p for p in look.patches
+          if p.player == colour and ring.place(p.centre, reach=SHIP_OVER) == place]
+    return ring, frame, truth, hand, look, on
+
+
 def _ship_standing(seed: int, photo: int, colour: str, place: str, tilt: float = 0.0):
     """Table ``seed``'s photo ``photo`` (no hand over it), where ``colour``'s ship stands on
     ``place``: the ring, the frame, what lies there, what the frame shows against the start,
     and the patch of ``colour`` there most like a ship."""
-    shoot = ring_shoot(seed, 2, 0.3, tilt=tilt)
-    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
-    frame, truth, hand = shoot.games[photo]
+    ring, frame, truth, hand, look, on = _patches_on(seed, photo, colour, place, tilt)
     assert hand is None and truth.ships[colour] == place
-    look = at_once(looking_at(frame.image, ring))
-    ship = max((p for p in look.patches if p.player == colour
-                and ring.place(p.centre, reach=SHIP_OVER) == place),
-               key=lambda p: _ship_likeness(ring, p))
-    return ring, frame, truth, look, ship
+    return ring, frame, truth, look, max(on, key=lambda p: _ship_likeness(ring, p))
 
 
 def placed_right(seed: int, photo: int, colour: str, place: str) -> bool:
@@ -905,13 +912,8 @@ def test_a_black_patch_larger_than_the_ships_were_is_no_black_ship():
     the dark tile under it at Caldera's edge is 1.59 of a ship's size and 0.81 like the
     ships' silhouette, more alike than black's ship on Planet 8; black's ship shows no
     larger than the ships did at the start, so it is not taken for the ship."""
-    shoot = ring_shoot(7307, 2, 0.3, tilt=30.0)
-    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
-    frame, truth, hand = shoot.games[0]
+    ring, frame, truth, hand, look, [large] = _patches_on(7307, 0, "black", "Caldera", 30.0)
     assert hand is not None and truth.ships["black"] == "Planet 8"
-    look = at_once(looking_at(frame.image, ring))
-    [large] = [p for p in look.patches if p.player == "black"
-               and ring.place(p.centre, reach=SHIP_OVER) == "Caldera"]
     assert BLACK_LARGEST < large.area / ship_px_at(ring, large.centre) <= SHIP_SIZES[1]
     seen, _ = read_pieces(frame.image, ring)
     assert seen is not None and wrong_reads(seen, truth) == []
@@ -1693,13 +1695,8 @@ def test_a_black_stations_crescent_as_small_as_a_faded_ship_is_not_the_ship():
     its silhouette, as small as a black ship whose fins fade; it runs on into ground as dark
     as itself, so it is not the ship (the ship, on Planet 10, is half over its dark board
     too, and not seen)."""
-    shoot = ring_shoot(9107, 2, 0.3)
-    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
-    frame, truth, hand = shoot.games[0]
+    ring, frame, truth, hand, look, [crescent] = _patches_on(9107, 0, "black", "Freezer")
     assert hand is not None and truth.stations["Freezer"] == "black"
-    look = at_once(looking_at(frame.image, ring))
-    [crescent] = [p for p in look.patches if p.player == "black"
-                  and ring.place(p.centre, reach=SHIP_OVER) == "Freezer"]
     assert BLACK_SMALLEST <= crescent.area / ship_px_at(ring, crescent.centre) < SHIP_SIZES[0]
     assert _ship(frame.image, ring, look.patches, "black", look) is None
     seen, _ = read_pieces(frame.image, ring)
