@@ -76,14 +76,14 @@ SPOT_HIDDEN = 16
 SPOT_EPOCHS = 30
 """The spot judge's size and training: a small network, its inputs a few dozen numbers."""
 COVER_HIDDEN = 96
-"""The cover judge's hidden units, as many as the number network's: its lesson is not only
-whether a badge is cut, but whether what lies beside it is the card's own (its rim, its
-corner, the table past it seen at a slant) or something laid over it. At 32, another
-generator's 32 decks (seeds 10181-10190 in three styles, 11 in two) had 11 to 13 clear cards
-read right that the judge found 0.4 likely covered or more (left unsure), most by a card's
-corner seen at 20-40 degrees; at 64, 5 to 7; at 96, 4. The own decks' tables read as many
-cards or more (starfield 160 of 160, not 158), their 720 card-edge views each none wrongly,
-as before; teaching takes as long (the judge learns beside the spot judge)."""
+"""The cover judge's hidden units (chosen by measure, not tied to the number network's): its
+lesson is not only whether a badge is cut, but whether what lies beside it is the card's own
+(its rim, its corner, the table past it seen at a slant) or something laid over it. At 32,
+another generator's 32 decks (seeds 10181-10190 in three styles, 11 in two) had 11 to 13
+clear cards read right that the judge found 0.4 likely covered or more (left unsure), most
+by a card's corner seen at 20-40 degrees; at 64, 5 to 7; at 96, 4. The own decks' tables
+read as many cards or more (starfield 160 of 160, not 158), their 720 card-edge views each
+none wrongly, as before; teaching takes as long (the judge learns beside the spot judge)."""
 CHECK_PASS = 0.75
 CHECK_SMALLEST = 16.0
 """A code read right in fewer of its new views than ``CHECK_PASS`` (its coordinates at least
