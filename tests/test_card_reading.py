@@ -9,8 +9,10 @@ frame two coordinates make, the network's stored form."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
+import random
 import tracemalloc
 from dataclasses import replace
 from pathlib import Path
@@ -18,10 +20,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from PIL import Image, ImageDraw, ImageFont
 
 from calibration.album import missing_codes
 from companion.rules import Card
 from synthetic.card_faces import DECKS, PX_PER_MM, REFERENCE_STYLE, draw_card
+from synthetic.scene import Degradation, Scene, View, render
 from synthetic.teaching import (DEMO_DECK, DEMO_DECK_CODE, FULLBLEED_DECK, code_digest,
                                 demo_deck_changes, demo_model, fullbleed_taught,
                                 teaching_photo, teaching_photos)
@@ -146,6 +150,54 @@ def test_a_code_of_two_jokers_needs_more_certainty_than_one_with_a_digit(code, c
     """No digit anchors a double joker: another game's two strange signs look like one."""
     ranked = [(code, chance), ("B3/O1", chance / 10), (reader.UNTAUGHT, chance / 20)]
     assert reader.sure_code(ranked) == (code if read else None)
+
+
+def _typeset_other_game_card(signs: str, inks: str, font_file: Path, side_by_side: bool
+                             ) -> np.ndarray:
+    """Another game's card printed as the reference deck's (size, discs of its inks), its
+    signs set in a typeface no teaching draws in: the two discs one above the other, as the
+    deck's, or side by side across the card."""
+    style = REFERENCE_STYLE
+    width, height = (round(v * PX_PER_MM) for v in style.size_mm)
+    face = Image.new("RGB", (width, height), style.paper[::-1])
+    draw = ImageDraw.Draw(face)
+    font = ImageFont.truetype(str(font_file), round(1.4 * style.glyph_height_mm * PX_PER_MM))
+    places = ((16.0, 45.0), (44.0, 45.0)) if side_by_side else style.badge_centers_mm
+    radius = (12.0 if side_by_side else style.badge_radius_mm) * PX_PER_MM
+    for sign, ink, (x, y) in zip(signs, inks, places):
+        x, y = x * PX_PER_MM, y * PX_PER_MM
+        draw.ellipse((x - radius, y - radius, x + radius, y + radius),
+                     fill=style.colors[ink][::-1])
+        left, top, right, bottom = draw.textbbox((0, 0), sign, font=font)
+        draw.text((x - (left + right) / 2, y - (top + bottom) / 2), sign, font=font,
+                  fill=(255, 255, 255))
+    return np.ascontiguousarray(np.asarray(face)[..., ::-1])
+
+
+KIVY_FONTS = Path(importlib.util.find_spec("kivy").submodule_search_locations[0]) / "data" / \
+    "fonts"
+
+
+@pytest.mark.parametrize("font_name", ["Roboto-Bold.ttf", "DejaVuSans.ttf"])
+def test_another_game_s_printed_numbers_in_the_deck_s_inks_are_read_as_no_card(font_name):
+    """Other games print numbers in typefaces: 5-9 in discs of the deck's inks, on a card the
+    deck's size, their discs placed as the deck's coordinates or side by side, laid at any
+    turn on a table seen at 16-30 px a number. No card is read there."""
+    rng = random.Random(3)
+    wrong = []
+    for k in range(12):
+        signs = "".join(rng.choice("56789") for _ in range(2))
+        inks = "".join(rng.choice("BGO") for _ in range(2))
+        face = _typeset_other_game_card(signs, inks, KIVY_FONTS / font_name, k % 2 == 1)
+        scene = Scene.table()
+        scene.add_other("other-game", face, (400.0, 300.0), REFERENCE_STYLE.size_mm,
+                        rng.uniform(-180, 180))
+        width = rng.uniform(600, 1120)  # the width seen, mm: a 14 mm number 30-16 px tall
+        view = View(400 - width / 2, 300 - width * 9 / 32, width, width * 9 / 16)
+        frame = render(scene, view, Degradation(defocus=0.6, noise=2.0, jpeg=85), seed=k)
+        wrong += [(signs, inks, str(r.card)) for r in read_cards(frame.image, demo_model())
+                  if r.card is not None]
+    assert wrong == []
 
 
 def _digit_patch(ink_bgr: tuple[int, int, int], paper=(235, 235, 235)) -> np.ndarray:
