@@ -303,8 +303,13 @@ def bench_cards(report) -> None:
         for line in chipped:
             print(f"    WRONG   {line}")
         edged, tried = _edged_wrong(photos, taught.model)
-        report("  wrong reads, a card's edge across a coordinate", len(edged),
-               f"of {tried}", "0", not edged)
+        edged = [f"taught at seed 0: {line}" for line in edged]
+        for seed in EDGE_SEEDS:
+            more, also = _edged_wrong(photos, teach(photos, seed=seed).model)
+            edged, tried = edged + [f"taught at seed {seed}: {line}" for line in more], \
+                tried + also
+        report(f"  wrong reads, a card's edge across a coordinate (taught at "
+               f"{1 + len(EDGE_SEEDS)} seeds)", len(edged), f"of {tried}", "0", not edged)
         for line in edged:
             print(f"    WRONG   {line}")
         per_fifty = seconds * 50 / max(taught.photos, 1)
@@ -332,6 +337,10 @@ def _chipped_wrong(deck, model) -> list[str]:
     return wrong
 
 
+EDGE_SEEDS = (1, 2)
+"""The card-edge views are also read with the deck taught at these seeds: such wrong reads are
+rare (about one view in 700) and which views fail changes with the teaching's random draws, so
+that one seed's 0 says little (main at 35bc94b: 0, 5 and 7 of each seed's 2880 views)."""
 EDGES = (-0.2, 0.05, 0.3, 0.55)
 """Where another card's edge crosses a coordinate in ``_edged_wrong``: this many of its radii
 past its middle (at -0.2 most of the number is hidden, at 0.55 a sliver)."""
