@@ -306,8 +306,8 @@ def bench_cards(report) -> None:
         edged = [f"taught at seed 0: {line}" for line in edged]
         for seed in EDGE_SEEDS:
             more, also = _edged_wrong(photos, teach(photos, seed=seed).model)
-            edged, tried = edged + [f"taught at seed {seed}: {line}" for line in more], \
-                tried + also
+            edged += [f"taught at seed {seed}: {line}" for line in more]
+            tried += also
         report(f"  wrong reads, a card's edge across a coordinate (taught at "
                f"{1 + len(EDGE_SEEDS)} seeds)", len(edged), f"of {tried}", "0", not edged)
         for line in edged:
