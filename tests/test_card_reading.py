@@ -615,6 +615,31 @@ def test_a_plain_coordinate_with_nothing_near_its_partner_stays_unread():
     assert reads[0].read.card is None
 
 
+def test_a_card_whose_spots_pair_up_past_the_first_round_s_pairs_is_read_in_a_second(
+        monkeypatch):
+    """A busy table pairs its spots up by the thousand, and a card whose spots the spot judge
+    doubts ranks far down. Here the first round reads the two likeliest pairs only: the
+    second reads the next ones, leaving out the spots of the cards read, and reads every
+    card, each once and none wrongly; with no second round, three cards go unread."""
+    model = demo_model()
+    table = card_table(DECKS["reference"], 0)
+
+    def codes_read() -> tuple[list[str], int, list[str]]:
+        readable, right, wrong = read_card_table(table, model)
+        assert readable == 5
+        return sorted(str(r.card) for r in read_cards(table.frame.image, model)
+                      if r.card), right, wrong
+
+    everything = codes_read()
+    monkeypatch.setattr(reader, "MAX_PAIRS", 2)
+    two_rounds = codes_read()
+    monkeypatch.setattr(reader, "MORE_PAIRS", 0)
+    first_round_only = codes_read()
+    assert everything[1:] == (5, []) and two_rounds == everything
+    assert len(set(everything[0])) == len(everything[0])
+    assert first_round_only[1] == 2 and first_round_only[2] == []
+
+
 def test_on_a_calibrated_table_a_number_on_a_narrow_panel_beside_art_of_its_ink_is_read():
     """Table 317 of the full-bleed deck: G4/O1's green 4 on a narrow white panel, green and
     teal art just beyond it. Looked at shrunk to a coordinate of 14 px, the number ran into
