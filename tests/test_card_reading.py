@@ -564,7 +564,7 @@ def _frame_and_chances(image: np.ndarray, model: CardModel, code: str):
     pyramid = Pyramid(image)
     spots = find_spots(image, model.palette)
     likely = model.spot_judge.probabilities(describe_spots(pyramid, spots))[:, 0]
-    for top, bottom in reader._pairs(spots, likely, model, None):
+    for top, bottom in reader._pairs(spots, likely, model, None, reader.MAX_PAIRS):
         pose = Pose.between(spots[top].centre, spots[bottom].centre)
         chances = reader.coordinate_chances(pyramid, [pose], model)[0]
         colours = (spots[top].colour, spots[bottom].colour)
@@ -988,15 +988,15 @@ def test_a_coordinate_run_into_its_panel_s_rim_is_paired_beside_a_sure_coordinat
     photo = teaching_photo(DECKS["reference"], Card.parse("B3/O1"), 77, copy=5)
     spots = find_spots(photo, model.palette)
     likely = model.spot_judge.probabilities(describe_spots(Pyramid(photo), spots))[:, 0]
-    pairs = reader._pairs(spots, likely, model, None)
+    pairs = reader._pairs(spots, likely, model, None, reader.MAX_PAIRS)
     top, bottom = pairs[0]
     grown = replace(spots[bottom], size=2.2 * spots[bottom].size,
                     spread=tuple(4.84 * v for v in spots[bottom].spread))
     merged = [grown if k == bottom else spot for k, spot in enumerate(spots)]
     sure, doubted = likely.copy(), likely.copy()
     sure[top], doubted[top] = 0.9, 0.3
-    assert (top, bottom) in reader._pairs(merged, sure, model, None)
-    assert (top, bottom) not in reader._pairs(merged, doubted, model, None)
+    assert (top, bottom) in reader._pairs(merged, sure, model, None, reader.MAX_PAIRS)
+    assert (top, bottom) not in reader._pairs(merged, doubted, model, None, reader.MAX_PAIRS)
 
 
 def test_a_number_replaced_by_another_game_s_sign_shows_its_badge_but_not_its_number():

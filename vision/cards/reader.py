@@ -750,7 +750,7 @@ class _Read:
 
 
 def _pairs(spots: list[Spot], likely: np.ndarray, model: CardModel, distance: float | None,
-           most: int = MAX_PAIRS) -> list[tuple[int, int]]:
+           most: int) -> list[tuple[int, int]]:
     """The (top, bottom) pairs of spots that could be one card's two coordinates, likeliest
     first, ``most`` at the most: of colours a taught code has on top and at the bottom, and
     placed as the deck prints them: one of the two (at least) of its size for their distance
