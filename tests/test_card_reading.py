@@ -746,6 +746,19 @@ def test_the_cover_judge_sees_the_card_and_not_the_table_past_its_edge():
     assert not np.any(np.all(np.abs(looks[0][past].astype(int) - (30, 90, 20)) < 20, axis=1))
 
 
+def test_a_coordinate_found_covered_only_in_its_frame_as_read_is_whole(monkeypatch):
+    """Full-bleed table 115: a clear G?/O4 lying alone, its green "?" on a narrow panel at
+    the card's corner. The cover judge finds the "?" 0.85 likely partly covered in the frame
+    as read, and 0.28 at the most in that frame moved 3 % of the coordinates' distance apart
+    each of four ways: the card is read. Judged in the frame as read alone, it is not."""
+    model = deck_model("fullbleed")
+    table = card_table(DECKS["fullbleed"], 115)
+    assert [truth.label for truth in table.readable] == ["G?/O4", "B2/G3", "B3/G2"]
+    assert read_card_table(table, model) == (3, 3, [])
+    monkeypatch.setattr(reader, "COVER_MOVED", 0.0)
+    assert read_card_table(table, model) == (3, 2, [])
+
+
 def test_a_card_one_frame_finds_partly_covered_is_read_from_a_frame_finding_it_whole():
     """The cover judge sees each frame's coordinate a little off: of two frames of one card
     read as one code, one judged partly covered (and surer), one whole, the whole one's read
