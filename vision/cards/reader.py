@@ -286,29 +286,31 @@ def _covered_chances(pyramid: Pyramid, poses: list[Pose], patches: np.ndarray,
     """How likely the cover judge finds each pose's two coordinates (``patches``) partly
     covered, a row a pose. A coordinate found covered is judged again in its frame moved a
     little four ways (``COVER_MOVED``): found whole in all four, it is whole."""
-    chances = model.covered_chances(
-        patches, _cover_contexts(pyramid, poses, model) if model.cover_context else patches
-    ).reshape(-1, 2)
+    chances = _judged(pyramid, poses, patches, model)
     doubted = [n for n, pair in enumerate(chances) if pair.max() >= COVERED]
     if not doubted:
         return chances
     moved = [_moved(poses[n], along, across) for n in doubted
              for along, across in ((COVER_MOVED, 0.0), (-COVER_MOVED, 0.0),
                                    (0.0, COVER_MOVED), (0.0, -COVER_MOVED))]
-    moved_patches = coordinate_patches(pyramid, moved, model)
-    again = model.covered_chances(
-        moved_patches,
-        _cover_contexts(pyramid, moved, model) if model.cover_context else moved_patches
-    ).reshape(len(doubted), 4, 2).max(axis=1)
-    for n, most in zip(doubted, again):
+    again = _judged(pyramid, moved, coordinate_patches(pyramid, moved, model), model)
+    for n, most in zip(doubted, again.reshape(len(doubted), 4, 2).max(axis=1)):
         chances[n] = np.where(chances[n] >= COVERED, most, chances[n])
     return chances
 
 
+def _judged(pyramid: Pyramid, poses: list[Pose], patches: np.ndarray, model: CardModel
+            ) -> np.ndarray:
+    """The cover judge's chances for each pose's two coordinates (``patches``), a row a pose,
+    each seen with its wider patch where the judge was so taught."""
+    wider = _cover_contexts(pyramid, poses, model) if model.cover_context else patches
+    return model.covered_chances(patches, wider).reshape(-1, 2)
+
+
 def _moved(pose: Pose, along: float, across: float) -> Pose:
-    """``pose`` moved whole: ``along`` its length on the line from its top coordinate to its
-    bottom one, and ``across`` it."""
-    (dx, dy) = pose.step
+    """``pose`` moved whole by these parts of its length: ``along`` the line from its top
+    coordinate to its bottom one, and ``across`` it."""
+    dx, dy = pose.step
     return Pose((pose.top[0] + along * dx - across * dy, pose.top[1] + along * dy + across * dx),
                 pose.step)
 
@@ -733,11 +735,8 @@ def _wobbled(pose: Pose, model: CardModel) -> list[Cut]:
     its patches cut a little larger and smaller; and last, its patches turned a little each
     way (``TURNS``)."""
     side = max(model.layout.sides) * WOBBLE
-    (x, y), (dx, dy) = pose.top, pose.step
-    across = (dy * side, -dx * side)
-    along = (dx * side, dy * side)
-    cuts = [Cut(Pose((x + sign * ax, y + sign * ay), pose.step))
-            for ax, ay in (across, along) for sign in (-1, 1)]
+    cuts = [Cut(_moved(pose, along, across))
+            for along, across in ((0.0, side), (0.0, -side), (-side, 0.0), (side, 0.0))]
     cuts += [Cut(pose, 1 - ZOOM_WOBBLE), Cut(pose, 1 + ZOOM_WOBBLE)]
     return cuts + [Cut(pose, turn=turn) for turn in TURNS]
 
