@@ -60,6 +60,13 @@ class Pose:
         points = np.asarray(points, np.float64).reshape(-1, 2)
         return points @ self.matrix[:, :2].T + self.matrix[:, 2]
 
+    def moved(self, along: float, across: float) -> Pose:
+        """The pose moved whole by these parts of its length: ``along`` the line from its top
+        coordinate to its bottom one, and ``across`` it (to the face's left)."""
+        dx, dy = self.step
+        return Pose((self.top[0] + along * dx - across * dy,
+                     self.top[1] + along * dy + across * dx), self.step)
+
     def turned(self) -> Pose:
         """The same two coordinates, the other one taken as the top (the card half round)."""
         return Pose((self.top[0] + self.step[0], self.top[1] + self.step[1]),

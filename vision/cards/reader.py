@@ -62,10 +62,12 @@ that generator's 32 decks, at 120, 8 cards of 2852 were not found; at 240, 6, an
 read, none wrongly; a busy photo with no calibrated table reads in about 11 ms more (72
 rather than 61 s for their 990 scenes)."""
 PAIRS_LOOKED_AT = 1200
+"""Pairs ranked at the most: past ``MAX_PAIRS``, those the second round may read ..."""
 MORE_PAIRS = 240
-"""Where more pairs than ``MAX_PAIRS`` are found, a second round reads those ranked next,
-down to this rank, ``MORE_PAIRS`` at the most, leaving out any pair of a spot on a card the
-first round read (its art, its coordinates' pieces: most of a busy table's likeliest pairs).
+"""... and how many it reads at the most. Where more pairs than ``MAX_PAIRS`` are found, a
+second round reads those ranked next, down to rank ``PAIRS_LOOKED_AT``, leaving out any pair
+of a spot on a card the first round read (its art, its coordinates' pieces: most of a busy
+table's likeliest pairs).
 On a wood table of another generator's corner style (seed 10188, scene 19), a clear B4/O1 at
 29 px, its 4 and its bar found apart, the spot judge finding them 0.18 and 0.45 likely
 coordinates', ranked 293rd of 1773 pairs. On that generator's 32 decks, 3 more cards read
@@ -290,7 +292,7 @@ def _covered_chances(pyramid: Pyramid, poses: list[Pose], patches: np.ndarray,
     doubted = [n for n, pair in enumerate(chances) if pair.max() >= COVERED]
     if not doubted:
         return chances
-    moved = [_moved(poses[n], along, across) for n in doubted
+    moved = [poses[n].moved(along, across) for n in doubted
              for along, across in ((COVER_MOVED, 0.0), (-COVER_MOVED, 0.0),
                                    (0.0, COVER_MOVED), (0.0, -COVER_MOVED))]
     again = _judged(pyramid, moved, coordinate_patches(pyramid, moved, model), model)
@@ -305,14 +307,6 @@ def _judged(pyramid: Pyramid, poses: list[Pose], patches: np.ndarray, model: Car
     each seen with its wider patch where the judge was so taught."""
     wider = _cover_contexts(pyramid, poses, model) if model.cover_context else patches
     return model.covered_chances(patches, wider).reshape(-1, 2)
-
-
-def _moved(pose: Pose, along: float, across: float) -> Pose:
-    """``pose`` moved whole by these parts of its length: ``along`` the line from its top
-    coordinate to its bottom one, and ``across`` it."""
-    dx, dy = pose.step
-    return Pose((pose.top[0] + along * dx - across * dy, pose.top[1] + along * dy + across * dx),
-                pose.step)
 
 
 def _cover_contexts(pyramid: Pyramid, poses: list[Pose], model: CardModel) -> np.ndarray:
@@ -735,7 +729,7 @@ def _wobbled(pose: Pose, model: CardModel) -> list[Cut]:
     its patches cut a little larger and smaller; and last, its patches turned a little each
     way (``TURNS``)."""
     side = max(model.layout.sides) * WOBBLE
-    cuts = [Cut(_moved(pose, along, across))
+    cuts = [Cut(pose.moved(along, across))
             for along, across in ((0.0, side), (0.0, -side), (-side, 0.0), (side, 0.0))]
     cuts += [Cut(pose, 1 - ZOOM_WOBBLE), Cut(pose, 1 + ZOOM_WOBBLE)]
     return cuts + [Cut(pose, turn=turn) for turn in TURNS]
