@@ -1275,21 +1275,44 @@ def test_a_black_chip_hardly_darker_than_the_gate_leaves_black_unsure_there():
     assert any(p.message == "black is not clear on gate" for p in problems)
 
 
-def test_a_black_chip_run_into_the_dark_tile_under_it_is_not_counted():
+@pytest.mark.parametrize(("seed", "photo", "planet", "read"), [
+    (8004, 0, "Planet 11", True),
+    (8005, 1, "Caldera", True),
+    (8187, 0, "Planet 12", False),  # its darker part is no chip alone: a square of four discs
+])
+def test_a_black_chip_run_into_the_dark_tile_under_it_is_counted_by_its_darker_core(
+        seed, photo, planet, read):
     """A black chip on a dark reserved tile is one patch with the tile: the chips' discs laid
-    in it leave the tile's corners beyond them, so it is not counted (as two and three
-    chips, it was), and what is left out is named."""
-    for seed, photo, planet in ((8004, 0, "Planet 11"), (8005, 1, "Caldera"),
-                                (8187, 0, "Planet 12")):  # a square of four discs
-        shoot = ring_shoot(seed, 2, 0.3)
-        ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first,
-                         list(shoot.players))
-        frame, truth, _ = shoot.games[photo]
-        assert truth.reserved[planet].get("black") == 1
-        seen, problems = read_pieces(frame.image, ring)
-        assert seen is not None and wrong_reads(seen, truth) == []
+    in it leave the tile's corners beyond them (as two and three chips, it was counted). The
+    chip is darker than its tile: that darker core, one chip alone, is the probe; where the
+    darker part is not chips alone, the colour is not counted there, and that is named."""
+    shoot = ring_shoot(seed, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, _ = shoot.games[photo]
+    assert truth.reserved[planet].get("black") == 1
+    seen, problems = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    if read:
+        assert seen.reserved[planet] == truth.reserved[planet]
+    else:
         assert planet not in seen.reserved
         assert any(p.message == f"black is not clear on {planet}" for p in problems)
+
+
+@pytest.mark.parametrize(("seed", "photo", "planet"), [
+    (8312, 0, "Freezer"), (8312, 0, "Caldera"), (8341, 0, "Planet 12"), (8349, 1, "Planet 8")])
+def test_a_dark_tile_round_another_colours_probe_is_no_black_piece(seed, photo, planet):
+    """A dark reserved tile shows as black round the probe of another colour it carries: with
+    that probe taken out, no chip could lie in what is left, so no black is there (it left
+    black not clear beside the board, and the board's reservations and station unknown)."""
+    shoot = ring_shoot(seed, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, _ = shoot.games[photo]
+    assert "black" in ring.colours and "black" not in truth.reserved[planet]
+    seen, problems = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    assert seen.reserved[planet] == truth.reserved[planet]
+    assert not any(planet in p.message for p in problems)
 
 
 @pytest.mark.parametrize(("seed", "photo", "colour", "probes"), [

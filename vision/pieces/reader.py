@@ -507,7 +507,7 @@ def _chips(bgr: np.ndarray, ring: Ring, look: Look, shipped: list[Patch], unsure
     at all also to ``other``."""
     tally: dict[tuple[str, str], list[float]] = {}
     built: dict[str, set[str]] = {name: set() for name, _ in ring.planets}
-    for patch in look.patches:
+    for patch, whole in _chip_patches(bgr, ring, look):
         place = ring.place(patch.centre, beside=True)
         radius = look.radius(ring, patch.centre)
         off_gate = -ring.inside(GATE, patch.centre)
@@ -532,7 +532,7 @@ def _chips(bgr: np.ndarray, ring: Ring, look: Look, shipped: list[Patch], unsure
         inside = ring.inside(place, patch.centre)  # how far within its board, in pixels
         on_tile = place != GATE and inside < radius and (
             (inside <= -OFF_BOARD * radius and patch.elongation <= ROUND)
-            or _on_tile(look, patch, radius))
+            or _on_tile(look, patch, radius, whole))
         on_board = place != GATE and not on_tile and inside >= 0
         stacked = _loose_stack(bgr, patch, radius, count) if place == GATE and (
             beyond > BEYOND_DISCS or (count > 1 and beyond > TOUCHING_BEYOND)) else 0
@@ -557,9 +557,12 @@ def _chips(bgr: np.ndarray, ring: Ring, look: Look, shipped: list[Patch], unsure
                 # a chip on another, the other part seen (a sliver beyond the discs, a
                 # circle in the edges, a chip's worth too long)
                 unsure.add(place, patch.player)
-            elif place != GATE and count > 1:
+            elif place != GATE and (count > 1 or patch.area
+                                    < AREA_PER_PROBE[0] * math.pi * radius ** 2):
                 # each probe beside a board lies on its own tile, a tile's width from the
-                # next: chips touching there are no probes (a dark tile under a black one)
+                # next: chips touching there are no probes (a dark tile under a black one);
+                # nor is less than a probe's worth (a piece of a dark tile beside a black
+                # probe, which it would add to, half over its own)
                 unsure.add(place, patch.player, on=False)
             counted = tally.setdefault((place, patch.player), [0.0, 0.0, 0.0])
             counted[0] += count
@@ -574,6 +577,95 @@ def _chips(bgr: np.ndarray, ring: Ring, look: Look, shipped: list[Patch], unsure
             # the discs and the area tell different counts (beside a board: of its tiles)
             unsure.add(place, player, on=place == GATE)
     return tally, built
+
+
+CORE_GAP = 25.0
+"""A black patch beside a board that is more than its chips (a dark tile taken in with them)
+is split in two by its lightness where its darker and lighter parts lie at least this far
+apart (Lab lightness, 0-255) ..."""
+CORE_CHIP = (0.6, 1.5)
+"""... and each darker part is one chip's worth (as ``AREA_PER_PROBE``), round as a chip
+(``ROUND``) with nothing beyond its disc (``NOTHING_BEYOND``): then those parts are the
+chips, and the rest their tiles. A black chip on a dark tile is about L 25-45, the tile
+L 75-95. With ``ROOM``, photos with no hand: bench tables 7300-7329, stations read right
+284 -> 289 of 304, reservations 279 -> 284; dev tables 8000-8059, 8300-8359 and 8400-8459,
+stations 1759 -> 1785 of 1936, reservations 1695 -> 1721; tables 9700-9759 at 15-30
+degrees, 556 -> 561 and 524 -> 528 of 648; the same reads wrong, hands included."""
+
+
+def _chip_patches(bgr: np.ndarray, ring: Ring, look: Look) -> list[tuple[Patch, Patch]]:
+    """The patches to count chips in, each with the patch found it is of: each patch found,
+    but a black one beside a board that is dark tiles with their chips (``_dark_cores``)."""
+    return [(part, found) for found in look.patches
+            for part in _dark_cores(bgr, ring, look, found)]
+
+
+def _dark_cores(bgr: np.ndarray, ring: Ring, look: Look, patch: Patch) -> list[Patch]:
+    """The black chips in a black patch beside a board that takes in the dark tiles under
+    them (``CORE_GAP``, ``CORE_CHIP``); else the patch itself. A tile darker than black's
+    ship at the start shows as black all over: the chips on it, darker still, are the cores
+    of its patch."""
+    place = ring.place(patch.centre, beside=True)
+    if patch.player != "black" or place in (None, GATE) or ring.inside(place, patch.centre) >= 0:
+        return [patch]
+    radius = look.radius(ring, patch.centre)
+    if discs(patch, radius)[1] <= BEYOND_DISCS and not _something_else(ring, look, patch):
+        return [patch]
+    x, y, w, h = patch.box
+    if _tile_round_other(look, patch, radius):
+        return []
+    lightness = cv2.cvtColor(bgr[y:y + h, x:x + w], cv2.COLOR_BGR2LAB)[..., 0]
+    inside = patch.mask > 0
+    values = lightness[inside].reshape(-1, 1)
+    split, _ = cv2.threshold(values, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    darker, lighter = values[values <= split], values[values > split]
+    if not len(darker) or not len(lighter) or \
+            float(lighter.mean()) - float(darker.mean()) < CORE_GAP:
+        return [patch]
+    core = np.zeros(bgr.shape[:2], np.uint8)
+    core[y:y + h, x:x + w] = (inside & (lightness <= split)).astype(np.uint8)
+    cores = patches_of(patch.player, core, ring.ship_px, ring.table_shape)
+    chip_area = math.pi * radius ** 2
+    for one in cores:
+        count, beyond = discs(one, radius)
+        if count != 1 or beyond > NOTHING_BEYOND or one.elongation > ROUND \
+                or not CORE_CHIP[0] <= one.area / chip_area <= CORE_CHIP[1]:
+            return [patch]
+    return cores or [patch]
+
+
+ROOM = 0.6
+"""A black patch round another colour's chip, with no room for a disc of this many chips'
+radii once that chip and its rim are taken out, is the dark tile under that chip: no black
+piece lies there (it left black not clear beside the board: its station and reservations
+unknown)."""
+
+
+def _tile_round_other(look: Look, patch: Patch, radius: float) -> bool:
+    """Whether black ``patch`` is only a dark tile round another colour's chip (``ROOM``):
+    its hull holds that chip's middle (the tile's frame may not close round it)."""
+    x, y, _, _ = patch.box
+    rest = patch.mask.copy()
+    hull = cv2.convexHull(np.vstack(cv2.findContours(patch.mask, cv2.RETR_EXTERNAL,
+                                                     cv2.CHAIN_APPROX_SIMPLE)[0]))
+    held = False
+    for other in look.patches:
+        if other.player == patch.player or cv2.pointPolygonTest(
+                hull, (other.centre[0] - x, other.centre[1] - y), False) <= 0:
+            continue
+        held = True
+        ox, oy, ow, oh = other.box
+        taken = np.zeros_like(rest)
+        cv2.drawContours(taken, cv2.findContours(other.mask, cv2.RETR_EXTERNAL,
+                                                 cv2.CHAIN_APPROX_SIMPLE)[0],
+                         -1, 1, -1, offset=(ox - x, oy - y))
+        rim = 2 * int(round(RIM_TAKEN * radius)) + 1
+        rest &= 1 - cv2.dilate(taken, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (rim, rim)))
+    return held and thickness(replace(patch, mask=rest)) < ROOM * radius
+
+
+RIM_TAKEN = 0.3
+"""A chip's rim and shadow reach this many of its radii beyond its patch."""
 
 
 EDGE = 1.0
@@ -1131,16 +1223,17 @@ def _bare(blob: np.ndarray, origin: tuple[int, int], pieces: list[tuple[float, f
         float(cv2.distanceTransform(piece, cv2.DIST_L2, 3).max())
 
 
-def _on_tile(look: Look, patch: Patch, radius: float) -> bool:
+def _on_tile(look: Look, patch: Patch, radius: float, whole: Patch | None = None) -> bool:
     """Whether the chip lies on something laid since the start (a reserved tile, reaching
     over a board's edge) rather than on the board itself: what is around it is new, where
-    it is no other piece (a ship standing beside a station)."""
+    it is no other piece (a ship standing beside a station). ``whole``: the patch found of
+    which ``patch`` is a part (``_dark_cores``)."""
     height, width = look.new.shape
     turns = np.linspace(0, 2 * math.pi, AROUND, endpoint=False)
     x = np.clip(patch.centre[0] + TILE_RING * radius * np.cos(turns), 0, width - 1)
     y = np.clip(patch.centre[1] + TILE_RING * radius * np.sin(turns), 0, height - 1)
     owners = look.owner[y.astype(int), x.astype(int)]
-    own = next(n for n, other in enumerate(look.patches) if other is patch) + 1
+    own = next(n for n, other in enumerate(look.patches) if other is (whole or patch)) + 1
     ground = (owners == 0) | (owners == own)
     new = look.new[y.astype(int), x.astype(int)] & ground
     return bool(ground.any()) and float(new.sum() / ground.sum()) >= ON_TILE
