@@ -1315,6 +1315,22 @@ def test_a_dark_tile_round_another_colours_probe_is_no_black_piece(seed, photo, 
     assert not any(planet in p.message for p in problems)
 
 
+@pytest.mark.parametrize(("seed", "photo", "planet"), [
+    (8005, 1, "Hazard"), (8010, 0, "Planet 6"), (8010, 1, "Hazard"), (8011, 0, "Planet 7")])
+def test_the_shadow_of_another_colours_chip_is_no_black_piece(seed, photo, planet):
+    """A probe on a tile casts a grey shadow as dark as black's ship was: less than a chip's
+    worth, hugging the chip, with no room for a chip once the chip and its shadow's reach are
+    taken out. It left black not clear there, and the board's reservations unknown."""
+    shoot = ring_shoot(seed, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, _ = shoot.games[photo]
+    seen, problems = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    assert seen.reserved[planet] == truth.reserved[planet]
+    assert seen.stations[planet] == truth.stations[planet]
+    assert not any(planet in p.message for p in problems)
+
+
 @pytest.mark.parametrize(("seed", "photo", "colour", "probes"), [
     (8035, 1, "yellow", 4),  # a pair stacked in a row of four: 0.03 beyond the discs
     (8232, 1, "blue", 3),  # a pair stacked under a third: 0.028 beyond

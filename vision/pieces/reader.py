@@ -594,26 +594,30 @@ degrees, 556 -> 561 and 524 -> 528 of 648; the same reads wrong, hands included.
 
 
 def _chip_patches(bgr: np.ndarray, ring: Ring, look: Look) -> list[tuple[Patch, Patch]]:
-    """The patches to count chips in, each with the patch found it is of: each patch found,
-    but a black one beside a board that is dark tiles with their chips (``_dark_cores``)."""
+    """The patches to count chips in, each with the patch found it is of (``_black_parts``)."""
     return [(part, found) for found in look.patches
-            for part in _dark_cores(bgr, ring, look, found)]
+            for part in _black_parts(bgr, ring, look, found)]
 
 
-def _dark_cores(bgr: np.ndarray, ring: Ring, look: Look, patch: Patch) -> list[Patch]:
-    """The black chips in a black patch beside a board that takes in the dark tiles under
-    them (``CORE_GAP``, ``CORE_CHIP``); else the patch itself. A tile darker than black's
-    ship at the start shows as black all over: the chips on it, darker still, are the cores
-    of its patch."""
+def _black_parts(bgr: np.ndarray, ring: Ring, look: Look, patch: Patch) -> list[Patch]:
+    """What of a patch on a board or beside one is pieces: of a black one, nothing where it
+    is only the shadow of other colours' chips it touches (``_shadow_of_other``) or, beside a
+    board, a dark tile round another colour's probe (``_tile_round_other``); its darker
+    cores where it takes in the dark tiles under its chips (``CORE_GAP``, ``CORE_CHIP``: a
+    tile darker than black's ship at the start shows as black all over, the chips on it
+    darker still); else the patch itself."""
     place = ring.place(patch.centre, beside=True)
-    if patch.player != "black" or place in (None, GATE) or ring.inside(place, patch.centre) >= 0:
+    if patch.player != "black" or place in (None, GATE):
         return [patch]
     radius = look.radius(ring, patch.centre)
-    if discs(patch, radius)[1] <= BEYOND_DISCS and not _something_else(ring, look, patch):
+    if _shadow_of_other(look, patch, radius):
+        return []
+    if ring.inside(place, patch.centre) >= 0 or (
+            discs(patch, radius)[1] <= BEYOND_DISCS and not _something_else(ring, look, patch)):
         return [patch]
-    x, y, w, h = patch.box
     if _tile_round_other(look, patch, radius):
         return []
+    x, y, w, h = patch.box
     lightness = cv2.cvtColor(bgr[y:y + h, x:x + w], cv2.COLOR_BGR2LAB)[..., 0]
     inside = patch.mask > 0
     values = lightness[inside].reshape(-1, 1)
@@ -641,31 +645,52 @@ piece lies there (it left black not clear beside the board: its station and rese
 unknown)."""
 
 
+def _shadow_of_other(look: Look, patch: Patch, radius: float) -> bool:
+    """Whether black ``patch`` is only the shadow of other colours' chips it touches: less
+    than a chip's worth (``CORE_CHIP``), with no room for a chip once they and their shadows
+    (``SHADOW_REACH``) are taken out (``ROOM``)."""
+    if patch.area >= CORE_CHIP[0] * math.pi * radius ** 2:
+        return False
+    others = [other for other in look.patches
+              if other.player != patch.player and touches(patch, [other])]
+    return bool(others) and _room_left(patch, others, SHADOW_REACH * radius) < ROOM * radius
+
+
 def _tile_round_other(look: Look, patch: Patch, radius: float) -> bool:
     """Whether black ``patch`` is only a dark tile round another colour's chip (``ROOM``):
     its hull holds that chip's middle (the tile's frame may not close round it)."""
     x, y, _, _ = patch.box
-    rest = patch.mask.copy()
     hull = cv2.convexHull(np.vstack(cv2.findContours(patch.mask, cv2.RETR_EXTERNAL,
                                                      cv2.CHAIN_APPROX_SIMPLE)[0]))
-    held = False
-    for other in look.patches:
-        if other.player == patch.player or cv2.pointPolygonTest(
-                hull, (other.centre[0] - x, other.centre[1] - y), False) <= 0:
-            continue
-        held = True
-        ox, oy, ow, oh = other.box
-        taken = np.zeros_like(rest)
+    held = [other for other in look.patches if other.player != patch.player
+            and cv2.pointPolygonTest(hull, (other.centre[0] - x, other.centre[1] - y),
+                                     False) > 0]
+    return bool(held) and _room_left(patch, held, RIM_TAKEN * radius) < ROOM * radius
+
+
+def _room_left(patch: Patch, others: list[Patch], reach: float) -> float:
+    """The radius of the largest disc in ``patch`` once ``others`` are taken out of it, and
+    ``reach`` pixels round them."""
+    x, y, _, _ = patch.box
+    taken = np.zeros_like(patch.mask)
+    for other in others:
         cv2.drawContours(taken, cv2.findContours(other.mask, cv2.RETR_EXTERNAL,
                                                  cv2.CHAIN_APPROX_SIMPLE)[0],
-                         -1, 1, -1, offset=(ox - x, oy - y))
-        rim = 2 * int(round(RIM_TAKEN * radius)) + 1
-        rest &= 1 - cv2.dilate(taken, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (rim, rim)))
-    return held and thickness(replace(patch, mask=rest)) < ROOM * radius
+                         -1, 1, -1, offset=(other.box[0] - x, other.box[1] - y))
+    side = 2 * int(round(reach)) + 1
+    taken = cv2.dilate(taken, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side)))
+    return thickness(replace(patch, mask=patch.mask & (1 - taken)))
 
 
 RIM_TAKEN = 0.3
-"""A chip's rim and shadow reach this many of its radii beyond its patch."""
+"""A chip's rim and shadow reach this many of its radii beyond its patch ..."""
+SHADOW_REACH = 0.5
+"""... and its shadow on a tile, where a black patch is only that (the tile's own dark edge
+beside it), this many. Photos with no hand, stations and reservations read right: bench
+tables 7300-7329, 289 -> 290 and 284 -> 285 of 304; dev tables 8000-8059, 8300-8359 and
+8400-8459, 1785 -> 1803 and 1721 -> 1737 of 1936; at 15-30 degrees, tables 9700-9759,
+561 -> 566 and 528 -> 533 of 648, and 8500-8559 (with the black parts above), 535 -> 553
+and 504 -> 520; the same reads wrong, hands included."""
 
 
 EDGE = 1.0
@@ -1227,7 +1252,7 @@ def _on_tile(look: Look, patch: Patch, radius: float, whole: Patch | None = None
     """Whether the chip lies on something laid since the start (a reserved tile, reaching
     over a board's edge) rather than on the board itself: what is around it is new, where
     it is no other piece (a ship standing beside a station). ``whole``: the patch found of
-    which ``patch`` is a part (``_dark_cores``)."""
+    which ``patch`` is a part (``_black_parts``)."""
     height, width = look.new.shape
     turns = np.linspace(0, 2 * math.pi, AROUND, endpoint=False)
     x = np.clip(patch.centre[0] + TILE_RING * radius * np.cos(turns), 0, width - 1)
