@@ -507,7 +507,7 @@ def _chips(bgr: np.ndarray, ring: Ring, look: Look, shipped: list[Patch], unsure
     at all also to ``other``."""
     tally: dict[tuple[str, str], list[float]] = {}
     built: dict[str, set[str]] = {name: set() for name, _ in ring.planets}
-    for patch, whole in _chip_patches(bgr, ring, look):
+    for patch, found in _chip_patches(bgr, ring, look):
         place = ring.place(patch.centre, beside=True)
         radius = look.radius(ring, patch.centre)
         off_gate = -ring.inside(GATE, patch.centre)
@@ -532,7 +532,7 @@ def _chips(bgr: np.ndarray, ring: Ring, look: Look, shipped: list[Patch], unsure
         inside = ring.inside(place, patch.centre)  # how far within its board, in pixels
         on_tile = place != GATE and inside < radius and (
             (inside <= -OFF_BOARD * radius and patch.elongation <= ROUND)
-            or _on_tile(look, patch, radius, whole))
+            or _on_tile(look, patch, radius, found))
         on_board = place != GATE and not on_tile and inside >= 0
         stacked = _loose_stack(bgr, patch, radius, count) if place == GATE and (
             beyond > BEYOND_DISCS or (count > 1 and beyond > TOUCHING_BEYOND)) else 0
@@ -1248,17 +1248,17 @@ def _bare(blob: np.ndarray, origin: tuple[int, int], pieces: list[tuple[float, f
         float(cv2.distanceTransform(piece, cv2.DIST_L2, 3).max())
 
 
-def _on_tile(look: Look, patch: Patch, radius: float, whole: Patch | None = None) -> bool:
+def _on_tile(look: Look, patch: Patch, radius: float, found: Patch) -> bool:
     """Whether the chip lies on something laid since the start (a reserved tile, reaching
     over a board's edge) rather than on the board itself: what is around it is new, where
-    it is no other piece (a ship standing beside a station). ``whole``: the patch found of
-    which ``patch`` is a part (``_black_parts``)."""
+    it is no other piece (a ship standing beside a station). ``found``: the patch found that
+    ``patch`` is (or is a part of: ``_black_parts``)."""
     height, width = look.new.shape
     turns = np.linspace(0, 2 * math.pi, AROUND, endpoint=False)
     x = np.clip(patch.centre[0] + TILE_RING * radius * np.cos(turns), 0, width - 1)
     y = np.clip(patch.centre[1] + TILE_RING * radius * np.sin(turns), 0, height - 1)
     owners = look.owner[y.astype(int), x.astype(int)]
-    own = next(n for n, other in enumerate(look.patches) if other is (whole or patch)) + 1
+    own = next(n for n, other in enumerate(look.patches) if other is found) + 1
     ground = (owners == 0) | (owners == own)
     new = look.new[y.astype(int), x.astype(int)] & ground
     return bool(ground.any()) and float(new.sum() / ground.sum()) >= ON_TILE
