@@ -21,10 +21,11 @@ from vision.config import CalibrationError, load_calibration, save_calibration
 from vision.config import Calibration
 from vision.pieces import Ring, RingNotFound, find_ring, read_pieces, reading_pieces
 from vision.pieces.colours import PieceColour, _ship_patches, colour_masks, lab_of, learn_colours
-from vision.pieces.patches import (GATE_LIT_APART, HEAP, Look, at_once, discs, looking_at,
-                                   patches_of, ship_px_at, touches)
-from vision.pieces.reader import (BEYOND_DISCS, BLACK_LARGEST, BLACK_SMALLEST, LESS_ALIKE, LONGER,
-                                   OWN_GROUND, PART_SHOWN_ALIKE, PLAIN_CHIPS_FILL, RIMMED_CHIP,
+from vision.pieces.patches import (GATE_LIT_APART, HEAP, Look, at_once, discs, discs_cover,
+                                   looking_at, patches_of, ship_px_at, touches)
+from vision.pieces.reader import (BEYOND_DISCS, BLACK_LARGEST, BLACK_SMALLEST, COVERED, LESS_ALIKE,
+                                   LONGER, NO_MORE, OWN_GROUND, PART_SHOWN_ALIKE,
+                                   PLAIN_CHIPS_FILL, RIMMED_CHIP,
                                    SHIP_LIKENESS, SHIP_OVER, SHIP_SIZES, SHORT_ALIKE,
                                    TOUCHING_BEYOND, _hidden, _own_ground, _row_of_chips, _ship,
                                    _ship_likeness, closed_around)
@@ -543,6 +544,21 @@ def _chip_row(middles: list[tuple[int, int]], radius: int, player: str = "red"):
     patches = patches_of(player, mask, 4.0 * radius ** 2)
     assert len(patches) == 1
     return patches[0]
+
+
+@pytest.mark.parametrize("radius", [8, 12])
+def test_discs_cover_chips_touching_wholly_and_not_one_peeping_from_under_them(radius):
+    """Three chips touching in a row are covered by three discs fitted to them, and no better
+    by four; two chips touching with a third under them both, peeping out below where they
+    meet, are covered less well by two discs, and a third covers that bump."""
+    step = 2 * radius
+    row = _chip_row([(60, 100), (60 + step, 100), (60 + 2 * step, 100)], radius)
+    assert discs_cover(row, radius, 3) >= COVERED
+    assert discs_cover(row, radius, 4) - discs_cover(row, radius, 3) <= NO_MORE
+    peeping = _chip_row([(60, 100), (60 + step, 100), (60 + radius, 100 + 4 * radius // 5)],
+                        radius)
+    two, three = discs_cover(peeping, radius, 2), discs_cover(peeping, radius, 3)
+    assert two < COVERED and three >= COVERED and three - two > NO_MORE
 
 
 def test_chips_in_a_bent_row_are_chips_a_ragged_patch_as_solid_is_not():

@@ -379,6 +379,68 @@ def patches_of(player: str, mask: np.ndarray, ship_px: float,
     return found
 
 
+FIT_PX = 6.0
+"""``discs_cover`` works on the patch shrunk until a chip's radius is this many pixels (a
+finer fit tells no more, and costs the square)."""
+FIT_RADII = (0.85, 1.25)
+"""The discs' radius may be fitted from this share of a chip's radius to this (a chip's rim
+and shadow make it look larger; a slant, a little smaller)."""
+
+
+def discs_cover(patch: Patch, radius: float, count: int) -> float:
+    """How well ``count`` discs of one radius can cover the patch: their union's overlap
+    with it over the two together, at its most (1 where they are the patch). The discs start
+    where ``laid_discs`` lays them, each more at the patch's pixel farthest from those, and
+    are moved, and their radius grown or shrunk (``FIT_RADII``), a half, a quarter, an eighth
+    and a sixteenth of a radius at a time while that covers better."""
+    scale = min(1.0, FIT_PX / radius)
+    pad = int(math.ceil(FIT_RADII[1] * radius)) + 1  # room for a disc reaching out of it
+    mask = cv2.copyMakeBorder(patch.mask, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+    if scale < 1:
+        mask = cv2.resize(mask, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    rows, cols = np.indices(mask.shape)
+    xs, ys = cols.ravel().astype(np.float32), rows.ravel().astype(np.float32)
+    inside = mask.ravel() > 0
+    middles = [((x + pad) * scale, (y + pad) * scale)
+               for x, y in laid_discs(patch, radius)[0]][:count]
+    while len(middles) < count:
+        far = np.full(xs.shape, np.inf, np.float32)
+        for x, y in middles:
+            far = np.minimum(far, (xs - x) ** 2 + (ys - y) ** 2)
+        far[~inside] = -1
+        at = int(np.argmax(far))
+        middles.append((float(xs[at]), float(ys[at])))
+
+    def disc(x: float, y: float, size: float) -> np.ndarray:
+        return (xs - x) ** 2 + (ys - y) ** 2 <= size * size
+
+    def cover(near: np.ndarray) -> float:
+        return float((near & inside).sum()) / max(1.0, float((near | inside).sum()))
+
+    start = size = radius * scale
+    drawn = [disc(x, y, size) for x, y in middles]
+    best = cover(np.logical_or.reduce(drawn))
+    for step in (start / 2, start / 4, start / 8, start / 16):
+        moved = True
+        while moved:
+            moved = False
+            for grown in (size + step / 2, size - step / 2):
+                redrawn = [disc(x, y, grown) for x, y in middles]
+                score = cover(np.logical_or.reduce(redrawn))
+                if score > best and FIT_RADII[0] <= grown / start <= FIT_RADII[1]:
+                    best, size, drawn, moved = score, grown, redrawn, True
+            for n in range(len(middles)):
+                others = np.logical_or.reduce(drawn[:n] + drawn[n + 1:] + [np.zeros_like(inside)])
+                for dx, dy in ((step, 0), (-step, 0), (0, step), (0, -step)):
+                    x, y = middles[n][0] + dx, middles[n][1] + dy
+                    one = disc(x, y, size)
+                    score = cover(others | one)
+                    if score > best:
+                        best, moved = score, True
+                        middles[n], drawn[n] = (x, y), one
+    return best
+
+
 def thickness(patch: Patch) -> float:
     """The radius of the largest disc inside the patch."""
     mask = cv2.copyMakeBorder(patch.mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
