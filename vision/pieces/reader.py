@@ -777,10 +777,10 @@ FIT_MOST = 6
 dev tables 8000-8059, 8300-8359 and 9700-9759, such patches (a colour's only one on the
 gate) holding a chip more or fewer than their discs (a chip hidden under the others)
 covered at most 0.94, and at most 0.91 where one disc more added at most 0.01; those
-holding as many, up to 0.99. Photos with no hand, gate counts
-read right: bench tables 7300-7329 101 -> 102 of 119; dev tables 8000-8059, 8300-8359 and
-8400-8459 722 -> 729 of 857; at 15-30 degrees, 9700-9759 and 8500-8559 374 -> 383 of
-557; the same reads wrong, hands included."""
+holding as many, up to 0.99. Photos with no hand, gate counts read right: bench tables
+7300-7329 101 -> 102 of 119; dev tables 8000-8059, 8300-8359 and 8400-8459 722 -> 729 of
+857; at 15-30 degrees, 9700-9759 and 8500-8559 374 -> 383 of 557; the same reads wrong,
+hands included."""
 
 
 def _just_discs(patch: Patch, radius: float, count: int) -> bool:
