@@ -19,7 +19,6 @@ Whatever is not sure is left out and named among the problems, never guessed.
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Generator
 from dataclasses import dataclass, field, replace
 
@@ -509,8 +508,6 @@ def _chips(bgr: np.ndarray, ring: Ring, look: Look, shipped: list[Patch], unsure
     at all also to ``other``."""
     tally: dict[tuple[str, str], list[float]] = {}
     built: dict[str, set[str]] = {name: set() for name, _ in ring.planets}
-    on_gate = Counter(patch.player for patch in look.patches
-                      if ring.place(patch.centre, beside=True) == GATE)
     for patch, found in _chip_patches(bgr, ring, look):
         place = ring.place(patch.centre, beside=True)
         radius = look.radius(ring, patch.centre)
@@ -557,8 +554,7 @@ def _chips(bgr: np.ndarray, ring: Ring, look: Look, shipped: list[Patch], unsure
                     _peeping(patch, radius, count)
                     or (count > 1 and beyond > TOUCHING_BEYOND
                         and patch.area > THIN_CHIPS * count * math.pi * radius ** 2
-                        and not (on_gate[patch.player] == 1
-                                 and _just_discs(patch, radius, count)))
+                        and not _just_discs(ring, look, patch, radius, count))
                     or _circles_disagree(bgr, patch, radius, count)):
                 # a chip on another, the other part seen (a sliver beyond the discs, a
                 # circle in the edges, a chip's worth too long)
@@ -612,8 +608,10 @@ def _black_parts(bgr: np.ndarray, ring: Ring, look: Look, patch: Patch) -> list[
     cores where it takes in the dark tiles under its chips (``CORE_GAP``, ``CORE_CHIP``: a
     tile darker than black's ship at the start shows as black all over, the chips on it
     darker still); else the patch itself."""
+    if patch.player != "black":
+        return [patch]
     place = ring.place(patch.centre, beside=True)
-    if patch.player != "black" or place in (None, GATE):
+    if place in (None, GATE):
         return [patch]
     radius = look.radius(ring, patch.centre)
     if _shadow_of_other(look, patch, radius):
@@ -783,13 +781,15 @@ holding as many, up to 0.99. Photos with no hand, gate counts read right: bench 
 hands included."""
 
 
-def _just_discs(patch: Patch, radius: float, count: int) -> bool:
-    """Whether ``count`` discs explain the patch and one more would not (``COVERED``,
-    ``NO_MORE``, ``FIT_MOST``). Asked only of a colour's one patch on the gate: where it
-    has another, that may be a part of its ship, or of a chip (table 9723 at 25 degrees, a
-    hand over the ring: two black chips fitted so, and a piece of black beside them, read as
-    three)."""
-    if count > FIT_MOST:
+def _just_discs(ring: Ring, look: Look, patch: Patch, radius: float, count: int) -> bool:
+    """Whether ``count`` discs explain the patch on the gate and one more would not
+    (``COVERED``, ``NO_MORE``, ``FIT_MOST``). Only for its colour's one patch on the gate:
+    where it has another, that may be a part of its ship, or of a chip (table 9723 at 25
+    degrees, a hand over the ring: two black chips fitted so, and a piece of black beside
+    them, read as three)."""
+    if count > FIT_MOST or any(
+            other is not patch and other.player == patch.player
+            and ring.place(other.centre, beside=True) == GATE for other in look.patches):
         return False
     covered = discs_cover(patch, radius, count)
     return covered >= COVERED and discs_cover(patch, radius, count + 1) - covered <= NO_MORE
