@@ -9,7 +9,7 @@ hue: it is what is grey and much darker than the ground around it (a dark table 
 shadow darkens the ground as well, so it is no black piece). Its ship at calibration, though,
 is sought by the coloured ships' silhouette (``_black_ship``): on a dark gate a black ship is
 hardly darker than the gate, and on a navy one its plastic catches the light and shows
-lighter.
+lighter, or as light: there it shows grey where the gate is blue (``FADED_STEPS``).
 """
 
 from __future__ import annotations
@@ -96,6 +96,25 @@ placed right 2032 -> 2044 of 2405, stations 4810 -> 4819 and reservations 4619 -
 5512, gate counts 1830 -> 1828, the same reads wrong, hands included. The demo game's black
 ship, fatter by its rim over a navy board, is once no more like a ship than a dark patch
 elsewhere: 149 of its 165 events carried by the camera, not 151."""
+FADED_GATE = 9.5
+FADED_STEPS = (0.4, 0.55, 0.7)
+"""Black's ship at calibration is also sought where a gate at least ``FADED_GATE`` coloured
+(the median of its chroma) turns grey: as saturated as each of these shares of the gate or
+less. On a navy gate a black ship may be no darker than the gate (it catches the light), but
+it is grey where the gate is blue: dev tables 8022, 8026 and 8032 showed it plainly and it
+was not found, so black was no one's colour there and none of its pieces was read (and each
+unknown black chip left the gate's other counts unsure). The navy gates of the dev tables
+are 10.2 to 13.6 coloured, the brown and grey ones 6.3 to 7.8 (where a blotch of the brown's
+noise is as faded as a ship). Dev tables 8000-8059, 8300-8359, 8400-8459 straight down and
+9700-9759, 8500-8559 at 15-30 degrees: black learned from its ship on 19 more, and moved
+onto it on 2 (8034, 8055: learned from the gate's own print); 12 more learned as before but
+from a patch a little larger or smaller; every one on the ship, none lost. Read on the same
+tables (no hand): ships placed right 1240 -> 1252, gate counts 1112 -> 1129 of 1414,
+stations 2922 -> 2924 and reservations 2790 -> 2827 of 3232; the same reads wrong, hands
+included."""
+LAB_OFFSET = 16 * 255 / 100
+"""Lab's lightness and chroma both grow as the cube root of the light: a shadow (less light)
+keeps chroma over lightness plus this (Lab's 16, on OpenCV's 8-bit scale)."""
 GROUND_WINDOW = 0.06
 """The ground's lightness: the median over a square this share of the picture's long side."""
 
@@ -311,8 +330,9 @@ def _black_ship(lab: np.ndarray, ground: np.ndarray, inside: np.ndarray,
     near = cv2.dilate(np.any(coloured, axis=0)[box].astype(np.uint8),
                       np.ones((width, width), np.uint8)).astype(bool)
     grey = (chroma <= GREY) & ~near
-    found = [(_likeness_to(patch, shape), patch)
-             for step in BLACK_STEPS for mask in (share <= step, share >= 1 / step)
+    masks = [mask for step in BLACK_STEPS for mask in (share <= step, share >= 1 / step)]
+    masks += _faded(smooth, inside[box] & ~near)
+    found = [(_likeness_to(patch, shape), patch) for mask in masks
              for patch in _ship_patches(grey & mask, inside[box], from_rim[box])
              if SHIP_SIZES[0] <= patch.sum() / size <= SHIP_SIZES[1]]
     if not found:
@@ -326,6 +346,20 @@ def _black_ship(lab: np.ndarray, ground: np.ndarray, inside: np.ndarray,
     ship = np.zeros(inside.shape, bool)
     ship[box] = best
     return ship
+
+
+def _faded(lab: np.ndarray, ground: np.ndarray) -> list[np.ndarray]:
+    """Where a coloured gate turns grey, at each of ``FADED_STEPS``: its saturation (chroma
+    over lightness) at most that share of the gate's own (the median over its ``ground``: the
+    gate but the coloured ships), where the gate is at least ``FADED_GATE`` coloured. A
+    shadow or a lamp's fall-off darkens the gate and keeps its saturation (``LAB_OFFSET``);
+    black plastic has none. None where the gate is hardly coloured."""
+    _, chroma = _hue_chroma(lab)
+    if not ground.any() or float(np.median(chroma[ground])) < FADED_GATE:
+        return []
+    saturation = chroma / (lab[..., 0] + LAB_OFFSET)
+    usual = float(np.median(saturation[ground]))
+    return [saturation <= step * usual for step in FADED_STEPS]
 
 
 def _middle(patch: np.ndarray) -> tuple[float, float]:
