@@ -1064,17 +1064,36 @@ def test_black_is_what_turned_grey_on_a_board_that_was_coloured_not_its_shadow()
     assert not colour_masks(now, {"black": black}, before, shown, boards)["black"].any()
 
 
+def test_black_is_what_lost_the_saturation_of_a_board_a_little_coloured_not_its_shadow():
+    """A board or gate less coloured than ``GREY`` at the start (a dark navy, chroma 13): a
+    black piece as light as it is grey there; a shadow darkens it and keeps its saturation;
+    where it was hardly coloured, grey is no more black than before."""
+    black = PieceColour(60.0, 0.0, 0.0, 1.0)
+    now = np.float32([[[60.0, 129.0, 126.0],  # the piece: as light, chroma 2.2
+                       [53.0, 132.6, 116.9],  # a shadow: 0.8 of the light
+                       [60.0, 129.0, 126.0]]])  # the piece, on a board hardly coloured
+    before, shown = np.full((1, 3), 60.0, np.float32), np.full((1, 3), 50.0, np.float32)
+    boards = np.ones((1, 3), bool)
+    coloured = np.float32([[13.0, 13.0, 4.0]])
+    saturated = coloured / (60.0 + LAB_OFFSET)
+    masks = colour_masks(now, {"black": black}, before, shown, boards, (), coloured, saturated)
+    assert masks["black"].tolist() == [[True, False, False]]
+    assert not colour_masks(now, {"black": black}, before, shown, boards, (),
+                            coloured)["black"].any()
+
+
 @pytest.mark.parametrize(("seed", "photo", "planet"), [
-    (11014, 0, "Freezer"), (11023, 0, "Hazard")])
+    (11014, 0, "Freezer"), (11023, 0, "Hazard"),
+    (8223, 0, "Planet 8"),  # a board less coloured: grey against its saturation then
+])
 def test_a_black_ship_half_over_a_navy_board_is_placed_where_it_stands(seed, photo, planet):
-    """Bench tables: black's ship stands half over the planet's art and half over the navy
-    board around it, which is as dark as the ship; over the board it shows grey where the
-    board was blue, so the ship is seen whole and placed."""
+    """Bench and dev tables: black's ship stands half over the planet's art and half over the
+    navy board around it, which is as dark as the ship; over the board it shows grey where
+    the board was blue, so the ship is seen whole and placed."""
     assert placed_right(seed, photo, "black", planet)
 
 
-@pytest.mark.parametrize(("seed", "photo", "planet"), [
-    (8223, 0, "Planet 8"), (8043, 1, "Freezer")])
+@pytest.mark.parametrize(("seed", "photo", "planet"), [(8043, 1, "Freezer")])
 def test_a_black_ship_half_over_a_dark_board_is_glimpsed_where_it_stands_not_placed(
         seed, photo, planet):
     """Dev tables: black's ship stands half over the planet's art and half over the board
@@ -1202,6 +1221,20 @@ def test_a_colour_whose_ship_was_not_found_leaves_out_only_where_its_pieces_lie(
     assert not black_stations & set(seen.stations)
     assert len(seen.reserved) >= 2 and len(seen.stations) >= 2
     assert any(p.message.startswith("the black pieces are not read") for p in problems)
+
+
+def test_less_than_a_chips_worth_on_the_gate_is_no_chip():
+    """Bench table 7319 at 30 degrees: black's ship stood hardly darker than the navy gate,
+    and black was learned from it; later, black has no chip on the gate, but a dark sliver
+    among the red chips, 0.39 of a chip and within one disc, was counted as one chip
+    (``LONE_CHIP`` once let it through). It is no count."""
+    shoot = ring_shoot(7319, 2, 0.3, tilt=30.0)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    assert "black" in ring.colours
+    frame, truth, hand = shoot.games[0]
+    assert hand is None and truth.gate["black"] == 0
+    seen, _ = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
 
 
 def test_black_chips_on_a_gate_barely_lighter_than_them_in_brighter_light_are_no_count():

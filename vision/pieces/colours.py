@@ -112,6 +112,19 @@ from a patch a little larger or smaller; every one on the ship, none lost. Read 
 tables (no hand): ships placed right 1240 -> 1252, gate counts 1112 -> 1129 of 1414,
 stations 2922 -> 2924 and reservations 2790 -> 2827 of 3232; the same reads wrong, hands
 included."""
+FADED_READ = 0.55
+"""On the boards and the gate where they were at least ``FADED_GATE`` coloured at the start,
+black is also what is grey there and at most this share as saturated as the start was (and
+no lighter than its ship may show, ``BLACK_REACH``): a black piece as light as a dark navy
+board (chroma 10-18, too little for ``FADED_GREY``) differs from it by its greyness alone;
+a shadow keeps the board's saturation. Dev tables (``FADED_STEPS``'s 300, no hand): ships
+placed right 1252 -> 1253 (dev table 8223: black's ship half over a navy board placed, not
+only glimpsed), gate counts 1129 -> 1134 of 1414, stations 2924 -> 2928 and reservations
+2827 -> 2830 of 3232; the same reads wrong, hands included. Black chips as light as a navy
+gate are still no count there (``reader.HARDLY_DARKER``): they are no change from the start
+to the eye that finds what is new, and with that eye taught greyness as change too, dev
+tables read 28 more gate counts right, but bench table 11010 counted two black chips there
+as three."""
 LAB_OFFSET = 16 * 255 / 100
 """Lab's lightness and chroma both grow as the cube root of the light: a shadow (less light)
 keeps chroma over lightness plus this (Lab's 16, on OpenCV's 8-bit scale)."""
@@ -189,7 +202,8 @@ def broad_masks(lab: np.ndarray, players: list[str], least: float = BROAD_CHROMA
 def colour_masks(lab: np.ndarray, colours: dict[str, PieceColour],
                  before: np.ndarray | None = None, black_shown: np.ndarray | None = None,
                  on_boards: np.ndarray | None = None, unlearned: tuple[str, ...] = (),
-                 coloured_before: np.ndarray | None = None) -> dict[str, np.ndarray]:
+                 coloured_before: np.ndarray | None = None,
+                 saturated_before: np.ndarray | None = None) -> dict[str, np.ndarray]:
     """Where each player's colour shows in ``lab``. Black is judged against ``before`` (the
     lightness the table showed there at the start, in today's light) when it is given, else
     against the ground around it; and by how light its ship would show at each pixel in
@@ -201,7 +215,9 @@ def colour_masks(lab: np.ndarray, colours: dict[str, PieceColour],
     1815 -> 1826 of 2192, gate counts 1683 -> 1688, stations 4287 -> 4299 and reservations
     4088 -> 4106 of 5024, none wrong; off the boards a tile's grey frame on a dark table
     was black too (70 stations fewer). On the boards, with ``coloured_before`` (how coloured
-    each pixel was at the start), black is also what turned grey there (``FADED_GREY``).
+    each pixel was at the start), black is also what turned grey there (``FADED_GREY``); and
+    with ``saturated_before`` (its saturation then), what lost its saturation there
+    (``FADED_READ``).
     ``unlearned``: players whose colour was not learned; no other colour's hue reaches more
     than halfway to theirs (``BROAD_HUES``)."""
     hue, chroma = _hue_chroma(lab)
@@ -234,6 +250,12 @@ def colour_masks(lab: np.ndarray, colours: dict[str, PieceColour],
         if on_boards is not None and before is not None and coloured_before is not None:
             masks["black"] |= on_boards & (coloured_before > GREY) & (chroma <= FADED_GREY) & \
                 (chroma <= FADED_SHARE * coloured_before) & (lightness <= FADED_DARKER * before)
+        if on_boards is not None and coloured_before is not None and \
+                saturated_before is not None and black_shown is not None:
+            saturation = chroma / (lightness + LAB_OFFSET)
+            masks["black"] |= on_boards & grey & (coloured_before >= FADED_GATE) & \
+                (saturation <= FADED_READ * saturated_before) & \
+                (lightness <= black_shown * BLACK_REACH)
     return masks
 
 

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from companion.observations import GATE
-from vision.pieces.colours import colour_masks, lab_of
+from vision.pieces.colours import LAB_OFFSET, colour_masks, lab_of
 from vision.pieces.ring import Ring
 
 CHANGED = 18.0
@@ -196,7 +196,8 @@ def looking_at(bgr: np.ndarray, ring: Ring) -> Steps:
                             before[where])
     masks = colour_masks(changed, ring.colours, plain_before,
                          _black_shown(ring, light[where], added, small),
-                         ring.reference_boards[small] > 0, ring.unseen, coloured_at_start)
+                         ring.reference_boards[small] > 0, ring.unseen, coloured_at_start,
+                         coloured_at_start / (at_start[:, 0] + LAB_OFFSET))
     yield  # the colours judged, then the patches they make: each about a frame's share
     for player, mask_new in masks.items():
         mask = np.zeros((height, width), bool)
