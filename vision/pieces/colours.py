@@ -375,7 +375,7 @@ def _faded(lab: np.ndarray, ground: np.ndarray) -> list[np.ndarray]:
     over lightness) at most that share of the gate's own (the median over its ``ground``: the
     gate but the coloured ships), where the gate is at least ``FADED_GATE`` coloured. A
     shadow or a lamp's fall-off darkens the gate and keeps its saturation (``LAB_OFFSET``);
-    black plastic has none. None where the gate is hardly coloured."""
+    black plastic has none. No mask where the gate is hardly coloured."""
     _, chroma = _hue_chroma(lab)
     if not ground.any() or float(np.median(chroma[ground])) < FADED_GATE:
         return []

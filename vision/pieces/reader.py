@@ -579,7 +579,7 @@ def _chips(bgr: np.ndarray, ring: Ring, look: Look, shipped: list[Patch], unsure
         rimmed = (place == GATE and area / count <= RIMMED_CHIP
                   and beyond <= NOTHING_BEYOND)
         lone = place == GATE and count == 1 and area <= LONE_CHIP[0] and beyond <= LONE_CHIP[1]
-        if not (least <= area / count <= most or (least <= area / count and (rimmed or lone))):
+        if not (least <= area / count and (area / count <= most or rimmed or lone)):
             # the discs and the area tell different counts (beside a board: of its tiles)
             unsure.add(place, player, on=place == GATE)
     return tally, built
