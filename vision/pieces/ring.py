@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from companion.observations import GATE
-from vision.pieces.boards import board_masks, working_scale
+from vision.pieces.boards import board_masks, ground_mask, working_scale
 from vision.pieces.colours import (PLAYER_COLOURS, PieceColour, colour_masks, lab_of,
                                    learn_colours)
 from vision.pieces.shapes import GRID, silhouette, typical
@@ -398,6 +398,13 @@ def find_ring(bgr: np.ndarray, planets: list[str], first: tuple[float, float],
               if found is not None and found[0] <= PLAINEST]
     for _, gate, ring in sorted(unseen, key=lambda found: found[0]):
         made = _made(bgr, scale, gate, ring, planets, players)
+        if made is not None:
+            return made
+    # last, the boards of the tapped board's own ground, around a gate not seen (a busy mat)
+    ground = ground_mask(bgr, first)
+    found = None if ground is None else _ring_in(ground, tap, gate_seen=False)
+    if found is not None and found[0] <= PLAINEST:
+        made = _made(bgr, scale, found[1], found[2], planets, players)
         if made is not None:
             return made
     raise RingNotFound("boards", NO_BOARDS)
