@@ -46,13 +46,10 @@ def working_scale(shape: tuple[int, ...]) -> float:
 
 def board_masks(bgr: np.ndarray) -> Iterator[tuple[str, np.ndarray]]:
     """Each way of seeing the boards: its name and its mask at ``working_scale``."""
-    scale = working_scale(bgr.shape)
-    small = cv2.resize(bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) \
-        if scale < 1 else bgr
+    small = _working(bgr)
     distance, edge_distance = _from_table(small)
     for factor in STANDING_OUT:
-        level = max(3.0, factor * float(np.percentile(edge_distance, 90)))
-        yield f"colour x{factor}", _solid((distance > level).astype(np.uint8))
+        yield f"colour x{factor}", _standing_out(distance, edge_distance, factor)
     for way in EDGE_WAYS:
         yield f"edges {way}", _enclosed(small, *way)
 
@@ -63,13 +60,10 @@ def ground_mask(bgr: np.ndarray, tap: tuple[float, float]) -> np.ndarray | None:
     is as dark, and the colour ways see only the planets' art; but around the tapped planet's
     art lies its board's ground. None where the tap is on no art the colour way sees."""
     scale = working_scale(bgr.shape)
-    small = cv2.resize(bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) \
-        if scale < 1 else bgr
+    small = _working(bgr)
     height, width = small.shape[:2]
     x, y = min(int(tap[0] * scale), width - 1), min(int(tap[1] * scale), height - 1)
-    distance, edge_distance = _from_table(small)
-    level = max(3.0, STANDING_OUT[0] * float(np.percentile(edge_distance, 90)))
-    _, labels = cv2.connectedComponents(_solid((distance > level).astype(np.uint8)))
+    _, labels = cv2.connectedComponents(_standing_out(*_from_table(small), STANDING_OUT[0]))
     if labels[y, x] == 0:
         return None
     radius = math.sqrt(float((labels == labels[y, x]).sum()) / math.pi)
@@ -84,6 +78,21 @@ def ground_mask(bgr: np.ndarray, tap: tuple[float, float]) -> np.ndarray | None:
     spread = np.maximum(1.4826 * np.median(np.abs(samples - middle), axis=0), LEAST_SPREAD)
     near = np.sqrt((((lab - middle) / spread) ** 2).sum(axis=2)) < GROUND_REACH
     return _solid(near.astype(np.uint8))
+
+
+def _working(bgr: np.ndarray) -> np.ndarray:
+    """The picture at ``working_scale``."""
+    scale = working_scale(bgr.shape)
+    return cv2.resize(bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) \
+        if scale < 1 else bgr
+
+
+def _standing_out(distance: np.ndarray, edge_distance: np.ndarray, factor: float
+                  ) -> np.ndarray:
+    """The colour way of seeing at ``factor`` (``STANDING_OUT``): what lies that far from the
+    table's shades, against the picture's edge, made solid."""
+    level = max(3.0, factor * float(np.percentile(edge_distance, 90)))
+    return _solid((distance > level).astype(np.uint8))
 
 
 def _from_table(small: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

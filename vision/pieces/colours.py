@@ -353,7 +353,7 @@ def _black_ship(lab: np.ndarray, ground: np.ndarray, inside: np.ndarray,
                       np.ones((width, width), np.uint8)).astype(bool)
     grey = (chroma <= GREY) & ~near
     masks = [mask for step in BLACK_STEPS for mask in (share <= step, share >= 1 / step)]
-    masks += _faded(smooth, inside[box] & ~near)
+    masks += _faded(smooth[..., 0], chroma, inside[box] & ~near)
     found = [(_likeness_to(patch, shape), patch) for mask in masks
              for patch in _ship_patches(grey & mask, inside[box], from_rim[box])
              if SHIP_SIZES[0] <= patch.sum() / size <= SHIP_SIZES[1]]
@@ -370,16 +370,15 @@ def _black_ship(lab: np.ndarray, ground: np.ndarray, inside: np.ndarray,
     return ship
 
 
-def _faded(lab: np.ndarray, ground: np.ndarray) -> list[np.ndarray]:
+def _faded(lightness: np.ndarray, chroma: np.ndarray, ground: np.ndarray) -> list[np.ndarray]:
     """Where a coloured gate turns grey, at each of ``FADED_STEPS``: its saturation (chroma
     over lightness) at most that share of the gate's own (the median over its ``ground``: the
     gate but the coloured ships), where the gate is at least ``FADED_GATE`` coloured. A
     shadow or a lamp's fall-off darkens the gate and keeps its saturation (``LAB_OFFSET``);
     black plastic has none. No mask where the gate is hardly coloured."""
-    _, chroma = _hue_chroma(lab)
     if not ground.any() or float(np.median(chroma[ground])) < FADED_GATE:
         return []
-    saturation = chroma / (lab[..., 0] + LAB_OFFSET)
+    saturation = chroma / (lightness + LAB_OFFSET)
     usual = float(np.median(saturation[ground]))
     return [saturation <= step * usual for step in FADED_STEPS]
 

@@ -426,9 +426,11 @@ def discs_cover(patch: Patch, radius: float, count: int) -> float:
         while moved:
             moved = False
             for grown in (size + step / 2, size - step / 2):
+                if not FIT_RADII[0] <= grown / start <= FIT_RADII[1]:
+                    continue
                 redrawn = [disc(x, y, grown) for x, y in middles]
                 score = cover(np.logical_or.reduce(redrawn))
-                if score > best and FIT_RADII[0] <= grown / start <= FIT_RADII[1]:
+                if score > best:
                     best, size, drawn, moved = score, grown, redrawn, True
             for n in range(len(middles)):
                 others = np.logical_or.reduce(drawn[:n] + drawn[n + 1:] + [np.zeros_like(inside)])
