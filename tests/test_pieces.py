@@ -95,6 +95,9 @@ def test_what_no_ring_can_be_found_in_is_refused_with_what_to_change(shoots):
         find_ring(shoot.start.image, planets, (5000.0, 10.0), players)
     with pytest.raises(RingNotFound, match="tapped planet"):  # a tap on the bare table
         find_ring(shoot.start.image, planets, (5.0, 360.0), players)
+    for side in (1, 3, 63):  # a picture too small to show a ring
+        with pytest.raises(RingNotFound, match="tapped planet"):
+            find_ring(shoot.start.image[:side, :side], planets, (0.0, 0.0), players)
 
 
 def test_no_ship_is_learned_from_a_patch_of_a_good_part_of_a_boards_size(monkeypatch):
@@ -148,7 +151,12 @@ def test_a_ring_is_kept_in_the_calibration_file_and_a_damaged_one_is_named(rings
     assert Ring.from_json(older).ship_shape is None  # a ring kept before silhouettes were
     assert Ring.from_json(dict(older, gate_doubt=None)).gate_doubt == 0.0  # null: absent
     data = json.loads(path.read_text())
+    planets = data["ring"]["planets"]
+    board = max(cv2.contourArea(np.float32(p["corners"])) for p in planets)
+    flat = [dict(p, corners=[[600, 100], [605, 100], [609, 100]]) for p in planets]
     for damage in ({"start": "not base64!"}, {"planets": []}, {"ship_px": -1},
+                   {"ship_px": board}, {"ship_px": 1280 * 720 - 1}, {"planets": flat},
+                   {"planets": [dict(planets[0], corners=[[600, 100]] * 4)] + planets[1:]},
                    {"colours": {"purple": [1, 2, 3, 0.5]}}, {"ship_shape": ["01"] * 32},
                    {"ship_shape": "a ship"}, {"gate_doubt": -5}, {"gate_doubt": "far"},
                    {"gate_doubt": [1]}, {"gate_doubt": True}):

@@ -31,6 +31,12 @@ from vision.pieces.shapes import GRID, silhouette, typical
 Polygon = tuple[tuple[float, float], ...]
 
 PLANETS = 8
+SMALLEST_PICTURE = 64
+"""A picture narrower than this many pixels shows no ring to find (a 1 x 1 picture left the
+table's shades to be sorted from fewer pixels than there are shades)."""
+LEAST_PLACE = 1.0
+"""A planet board or the gate in a kept ring covers at least this many pixels: a place of no
+area has no side to measure pieces by."""
 BESIDE = 0.9
 """A reserved tile's probe lies within this many board sides of its planet's board ..."""
 BESIDE_DOUBT = 0.2
@@ -241,7 +247,9 @@ class Ring:
         lightness = self.reference[..., 0]
         length = SHIP_LENGTHS * math.sqrt(self.ship_px) * self.reference.shape[1] \
             / self.image_size[0]
-        around = cv2.medianBlur(lightness, max(3, int(length) | 1))
+        # OpenCV's 8-bit median fails an assertion at a side of about 980 (on the 320 x 180
+        # reference); a few ships' lengths are far fewer than 255 pixels there
+        around = cv2.medianBlur(lightness, min(max(3, int(length) | 1), 255))
         return np.minimum(lightness, around)
 
     @functools.cached_property
@@ -320,7 +328,8 @@ class Ring:
         def polygon(raw: Any, what: str) -> Polygon:
             points = tuple((float(x), float(y)) for x, y in raw)
             if len(points) < 3 or not all(-width <= x <= 2 * width and -height <= y <= 2 * height
-                                          for x, y in points):
+                                          for x, y in points) \
+                    or cv2.contourArea(np.float32(points)) < LEAST_PLACE:
                 raise ValueError(f"{what} is not a place in the frame")
             return points
         planets = tuple((str(p["name"]), polygon(p["corners"], f"planet {p['name']!s:.30}"))
@@ -335,8 +344,8 @@ class Ring:
             raise ValueError(f"the players' colours are some of {', '.join(PLAYER_COLOURS)}, "
                              "each once")
         ship = float(data["ship_px"])
-        if not 0 < ship < width * height:
-            raise ValueError("ship_px is no ship's area")
+        if not 0 < ship < max(cv2.contourArea(np.float32(corners)) for _, corners in planets):
+            raise ValueError("ship_px is no ship's area (a ship is smaller than a board)")
         raw = np.frombuffer(base64.b64decode(str(data["start"]), validate=True), np.uint8)
         reference = cv2.imdecode(raw, cv2.IMREAD_UNCHANGED) if raw.size else None
         expected = (_start_side(height), _start_side(width), 3)
@@ -380,6 +389,8 @@ def find_ring(bgr: np.ndarray, planets: list[str], first: tuple[float, float],
     height, width = bgr.shape[:2]
     if not (0 <= first[0] < width and 0 <= first[1] < height):
         raise RingNotFound("off", "the first planet's point is off the image")
+    if min(height, width) < SMALLEST_PICTURE:
+        raise RingNotFound("boards", NO_BOARDS)
     scale = working_scale(bgr.shape)
     tap = (first[0] * scale, first[1] * scale)
     masks = [mask for _, mask in board_masks(bgr)]
