@@ -273,7 +273,7 @@ def one_card_reads(table: CardTable, model: CardModel) -> list[float]:
 
 
 def bench_cards(report) -> None:
-    """Each deck taught from one photo per code, then read on 40 tables as players leave
+    """Each deck taught from one photo per code, then read on 120 tables as players leave
     them (any surface, tilt up to 35 degrees, covers, distractors, degradations), on
     tables with a chip on a card, and on its teaching photos with another card's edge across
     a coordinate; and one card read alone, from its area."""
@@ -286,7 +286,7 @@ def bench_cards(report) -> None:
         seconds = time.perf_counter() - start
         readable = right = 0
         wrong: list[str] = []
-        for seed in range(300, 340):
+        for seed in CARD_TABLES:
             table = card_table(deck, seed)
             count, read, misread = read_card_table(table, taught.model)
             alone += one_card_reads(table, taught.model)
@@ -323,6 +323,11 @@ def bench_cards(report) -> None:
     report("  99th percentile", p99, "ms", "-", True)
 
 
+CARD_TABLES = (*range(300, 340), *range(500, 580))
+"""The tables each deck is read on. Tables 300-339 alone showed the own full-bleed deck at
+98.5 % (135 of 137 cards); on 500-579, never looked at while the reader was made, it reads
+96.7 % (208 of 215), most misses a clear card's coordinate judged partly covered where the
+deck's art (drawn anew on each copy) runs up to its panel."""
 CHIPPED_TABLES = 16
 
 
