@@ -47,7 +47,7 @@ def working_scale(shape: tuple[int, ...]) -> float:
 def board_masks(bgr: np.ndarray) -> Iterator[tuple[str, np.ndarray]]:
     """Each way of seeing the boards: its name and its mask at ``working_scale``."""
     small = _working(bgr)
-    distance, edge_distance = _from_table(small)
+    distance, edge_distance = _from_table(_table_lab(small))
     for factor in STANDING_OUT:
         yield f"colour x{factor}", _standing_out(distance, edge_distance, factor)
     for way in EDGE_WAYS:
@@ -63,14 +63,14 @@ def ground_mask(bgr: np.ndarray, tap: tuple[float, float]) -> np.ndarray | None:
     small = _working(bgr)
     height, width = small.shape[:2]
     x, y = min(int(tap[0] * scale), width - 1), min(int(tap[1] * scale), height - 1)
-    _, labels = cv2.connectedComponents(_standing_out(*_from_table(small), STANDING_OUT[0]))
+    lab = _table_lab(small)
+    _, labels = cv2.connectedComponents(_standing_out(*_from_table(lab), STANDING_OUT[0]))
     if labels[y, x] == 0:
         return None
     radius = math.sqrt(float((labels == labels[y, x]).sum()) / math.pi)
     ys, xs = np.mgrid[0:height, 0:width]
     apart = np.hypot(xs - x, ys - y)
     around = (apart >= GROUND_AROUND[0] * radius) & (apart <= GROUND_AROUND[1] * radius)
-    lab = cv2.cvtColor(cv2.medianBlur(small, 5), cv2.COLOR_BGR2LAB).astype(np.float32)
     samples = lab[around]
     if len(samples) == 0:
         return None
@@ -95,10 +95,16 @@ def _standing_out(distance: np.ndarray, edge_distance: np.ndarray, factor: float
     return _solid((distance > level).astype(np.uint8))
 
 
-def _from_table(small: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each pixel's distance from the table's shades (in their own spreads), and the same for
-    the pixels along the picture's edge, where the table mostly shows."""
-    lab = cv2.cvtColor(cv2.medianBlur(small, 5), cv2.COLOR_BGR2LAB).astype(np.float32)
+def _table_lab(small: np.ndarray) -> np.ndarray:
+    """The working picture in Lab (float), its print's speckle smoothed away, as the boards'
+    and the table's shades are told apart."""
+    return cv2.cvtColor(cv2.medianBlur(small, 5), cv2.COLOR_BGR2LAB).astype(np.float32)
+
+
+def _from_table(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each pixel's distance (``lab``: ``_table_lab``) from the table's shades (in their own
+    spreads), and the same for the pixels along the picture's edge, where the table mostly
+    shows."""
     height, width = lab.shape[:2]
     band = max(2, int(EDGE_BAND * min(height, width)))
     edge = np.zeros((height, width), bool)

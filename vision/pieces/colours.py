@@ -128,6 +128,7 @@ as three."""
 LAB_OFFSET = 16 * 255 / 100
 """Lab's lightness and chroma both grow as the cube root of the light: a shadow (less light)
 keeps chroma over lightness plus this (Lab's 16, on OpenCV's 8-bit scale)."""
+
 GROUND_WINDOW = 0.06
 """The ground's lightness: the median over a square this share of the picture's long side."""
 
@@ -169,6 +170,12 @@ class PieceColour:
 
 def lab_of(bgr: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
+
+
+def saturation(lightness: np.ndarray, chroma: np.ndarray) -> np.ndarray:
+    """How saturated each pixel is: its chroma over its lightness plus ``LAB_OFFSET``, about
+    the same in shadow as in full light."""
+    return chroma / (lightness + LAB_OFFSET)
 
 
 def _hue_chroma(lab: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -252,9 +259,8 @@ def colour_masks(lab: np.ndarray, colours: dict[str, PieceColour],
                 (chroma <= FADED_SHARE * coloured_before) & (lightness <= FADED_DARKER * before)
         if on_boards is not None and coloured_before is not None and \
                 saturated_before is not None and black_shown is not None:
-            saturation = chroma / (lightness + LAB_OFFSET)
             masks["black"] |= on_boards & grey & (coloured_before >= FADED_GATE) & \
-                (saturation <= FADED_READ * saturated_before) & \
+                (saturation(lightness, chroma) <= FADED_READ * saturated_before) & \
                 (lightness <= black_shown * BLACK_REACH)
     return masks
 
@@ -378,9 +384,9 @@ def _faded(lightness: np.ndarray, chroma: np.ndarray, ground: np.ndarray) -> lis
     black plastic has none. No mask where the gate is hardly coloured."""
     if not ground.any() or float(np.median(chroma[ground])) < FADED_GATE:
         return []
-    saturation = chroma / (lightness + LAB_OFFSET)
-    usual = float(np.median(saturation[ground]))
-    return [saturation <= step * usual for step in FADED_STEPS]
+    saturated = saturation(lightness, chroma)
+    usual = float(np.median(saturated[ground]))
+    return [saturated <= step * usual for step in FADED_STEPS]
 
 
 def _middle(patch: np.ndarray) -> tuple[float, float]:

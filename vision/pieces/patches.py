@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from companion.observations import GATE
-from vision.pieces.colours import LAB_OFFSET, colour_masks, lab_of
+from vision.pieces.colours import colour_masks, lab_of, saturation
 from vision.pieces.ring import Ring
 
 CHANGED = 18.0
@@ -197,7 +197,7 @@ def looking_at(bgr: np.ndarray, ring: Ring) -> Steps:
     masks = colour_masks(changed, ring.colours, plain_before,
                          _black_shown(ring, light[where], added, small),
                          ring.reference_boards[small] > 0, ring.unseen, coloured_at_start,
-                         coloured_at_start / (at_start[:, 0] + LAB_OFFSET))
+                         saturation(at_start[:, 0], coloured_at_start))
     yield  # the colours judged, then the patches they make: each about a frame's share
     for player, mask_new in masks.items():
         mask = np.zeros((height, width), bool)
