@@ -26,6 +26,7 @@ from companion.observations import GATE
 from vision.pieces.boards import board_masks, ground_mask, working_scale
 from vision.pieces.colours import (PLAYER_COLOURS, PieceColour, colour_masks, lab_of,
                                    learn_colours)
+from vision.pieces.gate_rim import refit_rim
 from vision.pieces.shapes import GRID, silhouette, typical
 
 Polygon = tuple[tuple[float, float], ...]
@@ -427,16 +428,20 @@ def _made(bgr: np.ndarray, scale: float, gate: _Board, ring: list[_Board], plane
     learned from their ships on the gate; None when no ship is found there, or, on a gate
     not seen, when the planets are less than ``SHIPS_A_BOARD`` ships large."""
     height, width = bgr.shape[:2]
-    gate_mask = np.zeros((height, width), np.uint8)
-    cv2.drawContours(gate_mask, [np.round(gate.outline / scale).astype(np.int32)], -1, 1, -1)
-    colours, ships = learn_colours(lab_of(bgr), gate_mask, players)
-    if not colours:
-        return None
-    areas = {player: float(mask.sum()) for player, mask in ships.items()}
     slanted = _flattening([board.centre for board in ring], [board.area for board in ring])
     smooth = lab_of(cv2.GaussianBlur(bgr, (3, 3), 0))
     named = tuple((name, _edge_fitted(smooth, _box(board.outline / scale, slanted is not None)))
                   for name, board in zip(planets, ring))
+    # a gate seen in part, or with table taken in, is its rim found again (``gate_rim``)
+    rim = refit_rim(smooth, np.array(_hull(gate.outline / scale)),
+                    [np.array(corners) for _, corners in named]) if gate.seen else None
+    gate_mask = np.zeros((height, width), np.uint8)
+    cv2.drawContours(gate_mask, [np.round(gate.outline / scale if rim is None else rim
+                                          ).astype(np.int32)], -1, 1, -1)
+    colours, ships = learn_colours(lab_of(bgr), gate_mask, players)
+    if not colours:
+        return None
+    areas = {player: float(mask.sum()) for player, mask in ships.items()}
     boards = float(np.median([abs(cv2.contourArea(np.float32(c))) for _, c in named]))
     if not gate.seen and boards < SHIPS_A_BOARD * np.median(list(areas.values())):
         return None  # around a gate not seen, "boards" this small are a mat's round art
@@ -447,7 +452,7 @@ def _made(bgr: np.ndarray, scale: float, gate: _Board, ring: list[_Board], plane
     colours = {player: colour for player, colour in colours.items() if player in ships}
     if not colours:
         return None
-    outline, doubt = _hull(gate.outline / scale), 0.0
+    outline, doubt = _hull(gate.outline / scale if rim is None else rim), 0.0
     if not gate.seen:
         outline, doubt = _as_far_as_the_ships(gate, scale, ships)
     return Ring((width, height), outline, named, colours,
