@@ -25,7 +25,7 @@ from vision.pieces.colours import (LAB_OFFSET, PieceColour, _faded, _ship_patche
 from vision.pieces.patches import (GATE_LIT_APART, HEAP, Look, at_once, discs, discs_cover,
                                    looking_at, patches_of, ship_px_at, touches)
 from vision.pieces.reader import (BEYOND_DISCS, BLACK_LARGEST, BLACK_SMALLEST, COVERED, LESS_ALIKE,
-                                   LONGER, NO_MORE, OWN_GROUND, PART_SHOWN_ALIKE,
+                                   LESS_ALIKE_BOUNDS, LONGER, NO_MORE, OWN_GROUND, PART_SHOWN_ALIKE,
                                    PLAIN_CHIPS_FILL, RIMMED_CHIP,
                                    SHIP_LIKENESS, SHIP_OVER, SHIP_SIZES, SHORT_ALIKE,
                                    TOUCHING_BEYOND, _hidden, _own_ground, _row_of_chips, _ship,
@@ -420,6 +420,18 @@ def test_two_ships_on_one_planet_each_hiding_a_little_of_the_other_are_both_plac
     beside black's, each less like the ships' silhouette (0.69, 0.68) for what the other
     hides of it; touching another player's ship is not touching a chip it could be run into."""
     assert placed_right(11019, 0, colour, "Planet 8")
+
+
+@pytest.mark.parametrize(("seed", "photo", "colour", "place"), [
+    (8027, 0, "blue", "Freezer"), (8031, 1, "green", "Ruby Red")])
+def test_a_ship_half_under_another_players_ship_is_placed(seed, photo, colour, place):
+    """Dev tables 8027 and 8031: a red ship lies over the nose of a blue or green one on the
+    same planet, leaving two thirds of it, less like the ships' silhouette (0.69, 0.65) and
+    smaller than a whole ship less alike may be; touching the other's ship, it is placed."""
+    ring, _, _, _, ship = _ship_standing(seed, photo, colour, place)
+    size = ship.area / ship_px_at(ring, ship.centre)
+    assert size < LESS_ALIKE_BOUNDS[2] and _ship_likeness(ring, ship) < SHIP_LIKENESS
+    assert placed_right(seed, photo, colour, place)
 
 
 def test_the_table_between_tiles_at_a_boards_edge_is_no_ship_less_like_the_ships():

@@ -108,6 +108,14 @@ radii outside. 6 more ships placed, none wrong. Touching another player's ship d
 count (``_others_ships``): two ships on one planet, each hiding a little of the other, were
 0.68 and 0.69 alike (bench table 11019). Bench tables (as ``FADED_GREY``): ships placed
 right 2044 -> 2053 of 2405, stations 4819 -> 4826, the same reads wrong."""
+UNDER_ANOTHER_SHIP = 0.5
+"""... or at least this much of a ship's size where it touches another player's ship: two
+ships on one planet, one lying half over the other, leave the one below as little as two
+thirds of itself (dev tables 8027 and 8031: 0.67 and 0.69 of a ship, 0.69 and 0.65 alike,
+1.5 and 1.8 chips long, each read as no ship). Dev tables 8000-8359 straight down and
+9700-9859 at 15-30 degrees: ships placed right 1243 -> 1246 of 1398, stations 2896 -> 2899,
+none more wrong; held-out tables 12000-12059 and 12100-12159: 1 ship and 1 station more,
+none wrong."""
 FAR_MORE_ALIKE = 0.1
 """Of two patches like a ship, the one nearer a ship's size is taken, unless another is
 more alike: then that one, if it is this much more alike than any other patch of the
@@ -941,7 +949,10 @@ def _ship(bgr: np.ndarray, ring: Ring, patches: list[Patch], player: str, look: 
                 return False
             longest, thickest, whole, inward = LESS_ALIKE_BOUNDS
             place = ring.place(patch.centre, beside=False, reach=SHIP_OVER)
-            ships = {id(other) for other in _others_ships(ring, look, player)}
+            others = _others_ships(ring, look, player)
+            ships = {id(other) for other in others}
+            if touches(patch, others):  # half under another's ship, its tip or tail hidden
+                whole = UNDER_ANOTHER_SHIP
             return length >= longest and thickness(patch) <= thickest * chip and \
                 patch.area >= whole * ship_px_at(ring, patch.centre) and \
                 not touches(patch, [p for p in look.patches if id(p) not in ships]) and \
