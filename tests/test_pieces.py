@@ -1673,6 +1673,26 @@ def test_a_tile_whose_probe_does_not_show_is_bare_across_its_middle_not_at_its_c
     assert any(p.message.startswith(f"something beside {planet}") for p in problems) == hidden
 
 
+@pytest.mark.parametrize(("seed", "photo", "planet"), [(12037, 1, "Planet 12"),
+                                                   (8111, 0, "Hazard")])
+def test_a_probe_of_the_tables_colour_showing_only_its_tiles_thin_rim_leaves_it_unknown(
+        seed, photo, planet):
+    """Held-out table 12037 and dev table 8111: a blue probe on a blue-grey tile on a blue
+    table is no change at all, and its tile's edge, three or four pixels wide, was opened
+    away with the rest of what is new: the planet's reservations were read without it. Its
+    thin rim, looked at again beside boards on ground of a player's colour, leaves them
+    unknown."""
+    shoot = ring_shoot(seed, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, hand = shoot.games[photo]
+    assert hand is None and truth.reserved[planet].get("blue") == 1
+    assert planet in _own_ground(ring, at_once(looking_at(frame.image, ring)))
+    seen, problems = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    assert planet not in seen.reserved
+    assert any(p.message.startswith(f"something beside {planet}") for p in problems)
+
+
 def test_what_is_new_is_closed_around_it_as_the_whole_picture_closed_would_be():
     """The read joins the pieces of one new thing by closing them with a disc, only in the
     part of the picture around them: that part is the same as the whole picture closed,
