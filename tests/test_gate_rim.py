@@ -111,3 +111,18 @@ def test_a_chip_on_the_part_of_the_gate_its_shades_left_out_is_counted():
     for frame, truth, _ in shoot.games:
         seen, _ = read_pieces(frame.image, ring)
         assert seen is not None and seen.gate["yellow"] == truth.gate["yellow"] == 1
+
+
+def test_any_picture_and_outline_give_a_rim_or_none_never_an_error():
+    """Pictures of noise or of one colour, outlines of any points (off the picture too), and
+    no boards or boards anywhere: a rim of finite points, or the gate as seen stands."""
+    rng = np.random.default_rng(1)
+    for _ in range(300):
+        height, width = (int(v) for v in rng.integers(8, 200, 2))
+        image = rng.integers(0, 256, (height, width, 3), dtype=np.uint8) if rng.random() < 0.5 \
+            else np.full((height, width, 3), rng.integers(0, 256, 3), np.uint8)
+        reach = max(height, width) + 40
+        gate = rng.uniform(-40, reach, (int(rng.integers(1, 12)), 2))
+        boards = [rng.uniform(-40, reach, (4, 2)) for _ in range(int(rng.integers(0, 9)))]
+        rim = refit_rim(lab_of(image), gate, boards)
+        assert rim is None or (rim.shape[1] == 2 and np.isfinite(rim).all())

@@ -107,7 +107,7 @@ def _rim(lab: np.ndarray, mask: np.ndarray, free: np.ndarray
     colour = np.median(lab[inner], axis=0)
     spread = float(np.linalg.norm(np.median(np.abs(lab[inner] - colour), axis=0)))
     x, y = int(np.clip(middle[0], 0, width - 1)), int(np.clip(middle[1], 0, height - 1))
-    reach = float(free[y, x])
+    reach = min(float(free[y, x]), math.hypot(height, width))  # no board: the picture's edge
     run = max(LEAST_RUN, int(round(RUN * math.sqrt(moments["m00"] / math.pi))))
     if reach <= 2 * run:
         return None
