@@ -146,3 +146,11 @@ def test_any_picture_and_outline_give_a_rim_or_none_never_an_error():
         boards = [rng.uniform(-40, reach, (4, 2)) for _ in range(int(rng.integers(0, 9)))]
         rim = refit_rim(lab_of(image), gate, boards)
         assert rim is None or (rim.shape[1] == 2 and np.isfinite(rim).all())
+
+
+def test_a_gate_no_way_of_seeing_showed_takes_the_plain_rim_around_its_ships():
+    """Dev table 8000, a busy play mat: no way of seeing the boards showed the gate, so it was
+    the circle its ships stood in (0.42 of it), doubted out towards the planets. Its rim,
+    found from the ships' circle, is plain: the gate is that, with no doubt."""
+    shoot, ring = _whole_gate(8000)
+    assert ring.gate_doubt == 0

@@ -5,7 +5,8 @@ Nothing here knows the boards' art or size. Several ways of seeing the boards ar
 (``boards``); a way shows the ring when the tapped planet is a board, some board has eight of
 like size around it, the tapped one among them, on every side, and at like distances. The way
 that shows it most plainly wins; the gate is the board in the middle (or, where no way shows
-one, the middle of the eight planets, up to near them), and the planets are named clockwise
+one, the middle of the eight planets, up to near them; either way its rim is found again where
+the way showed it in part or not at all, ``gate_rim``), and the planets are named clockwise
 from the tapped one. What the players' colours already mark at the start (a
 board's printed badges, the gate's art, the table's grain) is kept in a small picture of the
 table at the start, so that it is never taken for a piece.
@@ -455,6 +456,10 @@ def _made(bgr: np.ndarray, scale: float, gate: _Board, ring: list[_Board], plane
     outline, doubt = _hull(gate.outline / scale if rim is None else rim), 0.0
     if not gate.seen:
         outline, doubt = _as_far_as_the_ships(gate, scale, ships)
+        # a gate no way of seeing showed may still show a plain rim around its ships
+        rim = refit_rim(smooth, np.array(outline), [np.array(corners) for _, corners in named])
+        if rim is not None:
+            outline, doubt = _hull(rim), 0.0
     return Ring((width, height), outline, named, colours,
                 float(np.median([areas[player] for player in ships])),
                 _without(bgr, ships), tuple(p for p in players if p not in colours),
