@@ -59,15 +59,22 @@ def _shares(outline: np.ndarray, gate: np.ndarray) -> tuple[float, float]:
     return float((filled & gate).sum() / gate.sum()), float(filled.sum() / gate.sum())
 
 
+def _found_to_its_rim(lab: np.ndarray, seen: np.ndarray, gate: np.ndarray,
+                      boards: list[np.ndarray]) -> bool:
+    """Whether the gate ``seen`` (a mask) is found again as the true ``gate`` (a mask)."""
+    rim = refit_rim(lab, _outline(seen), boards)
+    if rim is None:
+        return False
+    covered, size = _shares(rim, gate)
+    return covered >= 0.93 and size <= 1.05
+
+
 @pytest.mark.parametrize("square", [False, True])
 def test_a_gate_seen_in_part_is_found_to_its_rim_round_or_square(square):
     lab, gate, boards = _table(square=square)
     half = gate.copy()
     half[:, int(MIDDLE[0]) + 10:] = 0  # its right part fell into the table's shade
-    rim = refit_rim(lab, _outline(half), boards)
-    assert rim is not None
-    covered, size = _shares(rim, gate)
-    assert covered >= 0.93 and size <= 1.05
+    assert _found_to_its_rim(lab, half, gate, boards)
 
 
 def test_a_gate_seen_with_table_taken_in_is_found_to_its_rim():
@@ -76,10 +83,7 @@ def test_a_gate_seen_with_table_taken_in_is_found_to_its_rim():
     cv2.rectangle(more, (int(MIDDLE[0]) - 20, int(MIDDLE[1]) - 110),
                   (int(MIDDLE[0]) + 110, int(MIDDLE[1]) + 20), 1, -1)  # a patch of table
     assert _shares(_outline(more), gate)[1] > 1.4
-    rim = refit_rim(lab, _outline(more), boards)
-    assert rim is not None
-    covered, size = _shares(rim, gate)
-    assert covered >= 0.93 and size <= 1.05
+    assert _found_to_its_rim(lab, more, gate, boards)
 
 
 def test_a_gate_seen_whole_stands_as_seen():

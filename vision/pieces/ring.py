@@ -433,9 +433,10 @@ def _made(bgr: np.ndarray, scale: float, gate: _Board, ring: list[_Board], plane
     smooth = lab_of(cv2.GaussianBlur(bgr, (3, 3), 0))
     named = tuple((name, _edge_fitted(smooth, _box(board.outline / scale, slanted is not None)))
                   for name, board in zip(planets, ring))
+    outlines = [np.array(corners) for _, corners in named]
     # a gate seen in part, or with table taken in, is its rim found again (``gate_rim``)
-    rim = refit_rim(smooth, np.array(_hull(gate.outline / scale)),
-                    [np.array(corners) for _, corners in named]) if gate.seen else None
+    rim = refit_rim(smooth, np.array(_hull(gate.outline / scale)), outlines) \
+        if gate.seen else None
     gate_mask = np.zeros((height, width), np.uint8)
     cv2.drawContours(gate_mask, [np.round(gate.outline / scale if rim is None else rim
                                           ).astype(np.int32)], -1, 1, -1)
@@ -457,7 +458,7 @@ def _made(bgr: np.ndarray, scale: float, gate: _Board, ring: list[_Board], plane
     if not gate.seen:
         outline, doubt = _as_far_as_the_ships(gate, scale, ships)
         # a gate no way of seeing showed may still show a plain rim around its ships
-        rim = refit_rim(smooth, np.array(outline), [np.array(corners) for _, corners in named])
+        rim = refit_rim(smooth, np.array(outline), outlines)
         if rim is not None:
             outline, doubt = _hull(rim), 0.0
     return Ring((width, height), outline, named, colours,
