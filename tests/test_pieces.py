@@ -563,6 +563,21 @@ def test_a_ship_run_into_two_chips_as_a_thin_third_disc_is_not_plainly_chips(mon
     assert "blue is not clear on gate" in [p.message for p in problems]
 
 
+def test_a_ship_on_the_gate_as_large_and_thick_as_a_ship_and_a_chip_leaves_its_count_unsure():
+    """Dev table 8321, photo 0: black's ship and a black chip touch on the gate, one patch a
+    little more than a ship and a chip's disc thick, as like the ships as a ship: taken for
+    the ship alone, black was counted none on the gate for the one chip there. The ship is
+    placed; its colour's count is not sure."""
+    shoot = ring_shoot(8321, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, hand = shoot.games[0]
+    assert hand is None and truth.ships["black"] == GATE and truth.gate["black"] == 1
+    seen, problems = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    assert seen.ships["black"] == GATE and "black" not in seen.gate
+    assert any(p.message == "black is not clear on gate" for p in problems)
+
+
 @pytest.mark.parametrize(("seed", "photo", "colour"), [(7300, 1, "green"), (11010, 0, "green")])
 def test_a_ship_run_into_its_chips_on_the_gate_is_placed_there_its_count_left_out(
         seed, photo, colour):
