@@ -2,15 +2,16 @@
 the gate only in part, or with some table taken in with it.
 
 The ways of seeing the boards (``boards``) sort the table's shades into a few: a gate of
-about the table's shade, lit unevenly, may fall half into the table's shade (bench tables
-12000 and 8083: a half or four fifths of a grey gate on a navy or dark table), or take in
-a patch of table beside it (8127: half as large again). A chip on the part left out is then
-on no place at all and goes uncounted: its colour reads as none on the gate, a wrong read.
+about the table's shade, lit unevenly, may fall half into the table's shade (held-out table
+12000 and dev table 8083: a half or four fifths of a grey gate on a navy or dark table), or
+take in a patch of table beside it (dev table 8127: half as large again). A chip on the part
+left out is then on no place at all and goes uncounted: its colour reads as none on the
+gate, a wrong read.
 
 From the middle of the gate as seen, each ray runs out until the boards; the rim is where
 the last run of the gate's own colour ends (its art's thin rings and the ships standing on
 it are crossed: what counts is the last of its colour, not the first change). Where those
-ends make a plain, convex rim that no ray ran past to the boards, it is the gate's, and
+ends make a plain, convex rim that few rays ran past to the boards, it is the gate's, and
 replaces the gate as seen when the two differ much; else the gate stays as seen. Nothing
 here knows the gate's shape: it may be round or not, as long as each ray from its middle
 leaves it once.
