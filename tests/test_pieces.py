@@ -29,6 +29,7 @@ from vision.pieces.reader import (BEYOND_DISCS, BLACK_LARGEST, BLACK_SMALLEST, C
                                    PLAIN_CHIPS_FILL, RIMMED_CHIP,
                                    SHIP_LIKENESS, SHIP_OVER, SHIP_SIZES, SHORT_ALIKE,
                                    TOUCHING_BEYOND, _hidden, _own_ground, _row_of_chips, _ship,
+                                   _unexplained,
                                    _ship_likeness, closed_around)
 from vision.pieces.rims import circles
 from vision.pieces import colours as colours_module
@@ -1706,6 +1707,34 @@ def test_a_probe_of_the_tables_colour_showing_only_its_tiles_thin_rim_leaves_it_
     assert seen is not None and wrong_reads(seen, truth) == []
     assert planet not in seen.reserved
     assert any(p.message.startswith(f"something beside {planet}") for p in problems)
+
+
+def test_a_thin_rim_all_that_is_new_still_leaves_the_reservations_unknown():
+    """What is new opened by 5 pixels may leave nothing at all where a tile's thin rim is the
+    only change beside a board on ground of a player's colour: the rim is still looked at,
+    and a tile's rim left alone as a chip's width of nothing new is not."""
+    shoot = ring_shoot(12037, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    look = at_once(looking_at(shoot.games[1][0].image, ring))
+    corners = np.array(dict(ring.planets)["Planet 12"], float)
+    middle = corners.mean(axis=0)
+    radius = look.radius(ring, tuple(middle))
+    outward = (corners[1] + corners[2]) / 2 - middle  # towards the board's right side
+    tile = middle + outward * (1 + 2.2 * radius / np.linalg.norm(outward))
+    assert ring.place(tuple(map(float, tile)), beside=True) == "Planet 12"
+    assert ring.place(tuple(map(float, tile))) is None
+    reach = int(round(1.8 * radius))
+    for width, unknown in ((3, True), (0, False)):
+        mask = np.zeros(look.unexplained.shape, np.uint8)
+        if width:
+            x, y = (int(v) for v in tile)
+            cv2.rectangle(mask, (x - reach, y - reach), (x + reach, y + reach), 1, 1)
+            mask = cv2.dilate(mask, np.ones((width, width), np.uint8))
+        # three pixels wide: nothing of it is left opened by 5
+        assert not cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)).any()
+        thin = replace(look, unexplained=mask.astype(bool))
+        _, beside, _ = _unexplained(ring, thin, [], {"Planet 12"}, [])
+        assert ("Planet 12" in beside) == unknown
 
 
 def test_what_is_new_is_closed_around_it_as_the_whole_picture_closed_would_be():

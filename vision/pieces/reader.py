@@ -1211,10 +1211,12 @@ def _unexplained(ring: Ring, look: Look, hands: list[Patch], own_ground: set[str
     # the pieces of one thing joined (a tile's edge around a probe that does not show)
     side = 2 * int(look.radius(ring, ring.middle)) + 1
     (left, top), joined = closed_around(opened, side)
-    if joined.size == 0:  # nothing new (OpenCV's components of no picture end the process)
-        return set(), set(), set()
+    board_map = ring.board_map(opened.shape)
+    if joined.size == 0:  # nothing new (OpenCV's components of no picture end the process),
+        # or nothing but a tile's thin rim
+        return set(), _thin_rims(ring, look, own_ground, pieces, board_map), set()
     count, labels, stats, centres = cv2.connectedComponentsWithStats(joined)
-    boards = ring.board_map(opened.shape)[top:top + joined.shape[0], left:left + joined.shape[1]]
+    boards = board_map[top:top + joined.shape[0], left:left + joined.shape[1]]
     names = [GATE] + [name for name, _ in ring.planets]
     on_board: set[str] = set()
     under_hand: set[str] = set()
@@ -1251,7 +1253,7 @@ def _unexplained(ring: Ring, look: Look, hands: list[Patch], own_ground: set[str
             if place is not None and (area > UNEXPLAINED * chip_area if place in own_ground
                                       else area > chip_area and thickness >= BARE_THICK * radius):
                 beside.add(place)
-    beside |= _thin_rims(ring, look, own_ground - beside, pieces)
+    beside |= _thin_rims(ring, look, own_ground - beside, pieces, board_map)
     return on_board, beside | on_board, under_hand
 
 
@@ -1261,7 +1263,7 @@ new is opened by 5, which leaves none of a rim 3 or 4 pixels wide."""
 
 
 def _thin_rims(ring: Ring, look: Look, own_ground: set[str],
-               pieces: list[tuple[float, float]]) -> set[str]:
+               pieces: list[tuple[float, float]], board_map: np.ndarray) -> set[str]:
     """The planets in ``own_ground`` beside whose boards a reserved tile shows only its rim:
     a probe of the ground's colour on a tile of about its shade (a blue probe on a blue-grey
     tile on a blue table) is no change at all, and the tile's edge around it is a rim too
@@ -1272,12 +1274,12 @@ def _thin_rims(ring: Ring, look: Look, own_ground: set[str],
     3176, read wrong 7 -> 6; the bench's tables 7300-7329 both ways and held-out tables
     12000-12159: 1574 -> 1570 of 1816, read wrong 6 -> 2 (blue probes on blue tables, under
     a hand too). Those left wrong are black probes on tiles on dark tables, which hardly
-    change the picture at all."""
+    change the picture at all. ``board_map``: ``Ring.board_map`` at the picture's size."""
     if not own_ground:
         return set()
     opened = cv2.morphologyEx(look.unexplained.astype(np.uint8), cv2.MORPH_OPEN,
                               np.ones((THIN_OPENING, THIN_OPENING), np.uint8))
-    opened[ring.board_map(opened.shape) > 0] = 0
+    opened[board_map > 0] = 0
     side = 2 * int(look.radius(ring, ring.middle)) + 1
     (left, top), joined = closed_around(opened, side)
     if joined.size == 0:
