@@ -1218,6 +1218,21 @@ def test_one_moved_cut_that_misses_a_plain_number_leaves_it_read_and_two_doubtin
     assert doubted["4"] > 0.1
 
 
+def test_one_moved_cut_that_plainly_shows_another_number_is_heard():
+    """Own reference deck, its B1/O3 teaching photo with a dark card's edge over the top of
+    the 3's badge: the frame as cut and five other cuts read a 2 (0.85-0.99), the frame
+    moved along read the 3 that is there (0.99). That cut did not miss a number, it showed
+    another: it is not left out, and the 2 is in doubt (it was read B1/O2, 0.917)."""
+    doubted = _together_top(_cuts({"2": 0.97, "3": 0.03}, {"2": 0.99}, {"2": 0.85},
+                                  {"2": 0.90, "3": 0.08}, {"3": 0.99, "2": 0.01},
+                                  {"2": 0.89, "3": 0.06}, {"2": 0.91, "3": 0.08}))
+    assert doubted["2"] < reader.SURE
+    assert doubted["3"] > 0.1
+    missed = _together_top(_cuts({"2": 0.97}, {"2": 0.99}, {"2": 0.95}, {"2": 0.96},
+                                 {"3": 0.6, "2": 0.2}, {"2": 0.97}, {"2": 0.98}))
+    assert missed["2"] > reader.SURE  # a cut showing half another number is still left out
+
+
 def _together_top(cuts: np.ndarray) -> dict[str, float]:
     together = reader._together(cuts)
     assert together[1, LABELS.index("2")] == pytest.approx(1.0)
