@@ -144,6 +144,27 @@ def test_a_card_laid_on_the_pile_is_proposed_within_three_frames_of_the_hand_lea
     assert max(w for w in waits if w is not None) <= 3, waits
 
 
+def test_a_card_laid_on_the_pile_is_read_first_when_the_hand_moves_on_over_the_tray():
+    """A frame reads one card area. A hand lays a card on the pile and passes over the scan
+    tray, in a frame whose heavy work the tray's own view did: both areas wait. The pile is
+    read in the frame the hand leaves, though the tray changed last (read the other way
+    round, the demo's slowest card waited two frames more)."""
+    scene = Scene.table()
+    scene.add_card(Card.parse("B3/G2"), (150.0, 315.0), 8.0)
+    still = render(scene, View.whole_table(scene.layout), Degradation(perspective=0.02),
+                   5).image
+    over_pile, over_tray = still.copy(), still.copy()
+    over_pile[230:470, 60:420] = (120, 150, 200)  # a hand, skin-coloured
+    over_tray[230:470, 860:1220] = (120, 150, 200)
+    pipeline = Pipeline(demo_calibration())
+    pipeline.process(still)
+    pipeline.process(over_pile)
+    pipeline.process(over_tray, heavy=False)
+    left = pipeline.process(still)
+    assert left.card_area_read
+    assert [(c.code, c.zone) for c in left.raw.cards] == [("B3/G2", "discard")]
+
+
 def test_the_pile_is_searched_for_cards_once_a_change_not_once_a_window(monkeypatch):
     """A hand over the pile changes more than one window; each window is read for codes,
     but the pile is searched for cards once for each frame that changed it."""

@@ -46,7 +46,7 @@ WINDOW_OVERLAP = 224
 """More than a tile's diagonal at the sizes we read, so every tile is whole in some window."""
 CARD_ZONES = (DISCARD_ZONE, TRAY_ZONE)
 """Where cards are read on a rectified table: the pile (what was played) and the scan tray
-(teaching, and a card shown to the camera)."""
+(teaching, and a card shown to the camera); where both wait to be read, in this order."""
 READS_PER_FRAME = 1
 """Windows read for codes per live frame: the others wait for the frames after it."""
 PIECES_SETTLE = 3
@@ -101,8 +101,8 @@ class Pipeline:
         self._waiting: list[Box] = []
         self._cards_due: dict[str | None, Box] = {}
         """For each card area (by zone; None: the whole frame, on a table not rectified),
-        all that changed in it since its cards were last read, the newest change last: an
-        area is read once for all the windows a hand's passing over it queues."""
+        all that changed in it since its cards were last read: an area is read once for all
+        the windows a hand's passing over it queues."""
         self._marker_list: list[MarkerSeen] = []
         self._rectification: Rectification | None = None
         self._since_markers = 0
@@ -189,13 +189,16 @@ class Pipeline:
             self._waiting = sorted(queue, key=lambda b: not _over_any(b, areas.values()))
             for zone, area in areas.items():
                 if area.overlaps(box) and self.model is not None:
-                    due = self._cards_due.pop(zone, None)
+                    due = self._cards_due.get(zone)
                     self._cards_due[zone] = box if due is None else _union([due, box])
         reads = 0
         card_area = False
         if heavy and self._cards_due and self.model is not None:
-            # the newest change's area: a card laid is read in the frame the hand leaves it
-            zone, box = self._cards_due.popitem()
+            # the pile first, whichever area changed last: every action lays a card there, and
+            # a hand that laid one and moved on over the tray left the pile waiting (the demo's
+            # slowest card, 5 frames)
+            zone = min(self._cards_due, key=_read_order)
+            box = self._cards_due.pop(zone)
             if zone in areas:
                 self._take(box, self._read_cards(bgr, box, self._rectification, [areas[zone]]))
                 reads, card_area = reads + 1, True
@@ -394,6 +397,12 @@ def _card_areas(layout: TableLayout, rectification: Rectification | None, width:
         if area.w and area.h:
             areas[zone] = area
     return areas
+
+
+def _read_order(zone: str | None) -> int:
+    """Where a card area waits its turn: in ``CARD_ZONES`` order (the whole frame, on a table
+    not rectified, is the one area)."""
+    return CARD_ZONES.index(zone) if zone in CARD_ZONES else 0
 
 
 def _over_any(window: Box, areas: Iterable[Box]) -> bool:

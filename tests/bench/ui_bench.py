@@ -36,9 +36,10 @@ def bench_start(report) -> None:
 
 
 def bench_card_latency(report) -> None:
-    """Frames from a card lying still on the pile (the hand gone) to its proposal."""
+    """Frames from a card lying still on the pile (the hand gone) to its proposal, each card
+    of a whole game (51 cards)."""
     game = simulate(21, 3)
-    events = game.events[:60]
+    events = game.events
     # the demo table's camera: its calibration carries the deck as taught
     eyes, tracker, replay = TableEyes(demo_calibration()), Tracker(), Game(game.setup)
     applied = 0
@@ -62,10 +63,12 @@ def bench_card_latency(report) -> None:
             latencies.append(waiting[frame.event_index])
             waiting[frame.event_index] = -1
     missed = sum(1 for v in waiting.values() if v >= 0)
-    median = statistics.median(latencies) if latencies else float("nan")
-    report("card placed to proposal (median)", median, "frames", "<= 3", median <= 3)
-    report("  worst / cards proposed / not proposed", max(latencies, default=0),
-           f"/ {len(latencies)} / {missed}", "-", True)
+    latencies.sort()
+    p99 = _percentile(latencies, 0.99)
+    report("card placed to proposal, p99 (frames)", p99, "frames", "<= 3",
+           p99 <= 3 and not missed)
+    report("  median / cards proposed / not proposed", statistics.median(latencies)
+           if latencies else float("nan"), f"/ {len(latencies)} / {missed}", "-", True)
 
 
 def _percentile(values: list[float], share: float) -> float:
