@@ -782,12 +782,14 @@ def test_a_coordinate_found_covered_only_in_its_frame_as_read_is_whole(monkeypat
     """Full-bleed table 115: a clear G?/O4 lying alone, its green "?" on a narrow panel at
     the card's corner. The cover judge finds the "?" 0.85 likely partly covered in the frame
     as read, and 0.28 at the most in that frame moved 3 % of the coordinates' distance apart
-    each of four ways: the card is read. Judged in the frame as read alone, it is not."""
+    each of four ways: the card is read. Judged in the frame as read alone (and not looked
+    at again stretched, which reads it too), it is not."""
     model = deck_model("fullbleed")
     table = card_table(DECKS["fullbleed"], 115)
     assert [truth.label for truth in table.readable] == ["G?/O4", "B2/G3", "B3/G2"]
     assert read_card_table(table, model) == (3, 3, [])
     monkeypatch.setattr(reader, "COVER_MOVED", 0.0)
+    monkeypatch.setattr(reader, "SLANTS", ())
     assert read_card_table(table, model) == (3, 2, [])
 
 
@@ -812,6 +814,29 @@ def test_a_card_one_frame_finds_partly_covered_is_read_from_a_frame_finding_it_w
         kept = reader._kept([covered] + others, [(0, 1), (2, 3), (4, 5)][:1 + len(others)])
         assert [r.card for r in kept] == [None]
         assert kept[0].reason == reader.PARTLY_COVERED
+
+
+def test_a_card_seen_steeply_and_found_partly_covered_is_read_from_its_second_look():
+    """A camera 38 degrees aslant shortens a card one way, and the frame the reader sets by its
+    two coordinates' distance apart no longer fits it: the full-bleed deck's G4/O4, whole on
+    this table, is found partly covered. Looked at again in its part of the image stretched
+    four ways (as if from straight above, were the camera slanted so), it is read; and
+    nothing on the table is read as another card."""
+    model = fullbleed_taught().model
+    table = card_table(DECKS["fullbleed"], 2129, max_tilt=40.0, chipped=0.0)
+    assert "G4/O4" in {t.label for t in table.readable}
+    middle = next(np.mean(t.corners, axis=0) for t in table.readable if t.label == "G4/O4")
+
+    def at_card(reads):
+        return [r for r in reads if np.linalg.norm(np.array(r.centre) - middle) < 20]
+
+    once = at_card(read_cards(table.frame.image, model, second_look=False))
+    assert [(r.card, r.reason, r.leaning) for r in once] == [
+        (None, reader.PARTLY_COVERED, "G4/O4")]
+    reads = read_cards(table.frame.image, model)
+    assert [r.card.code for r in at_card(reads) if r.card is not None] == ["G4/O4"]
+    codes = {t.label for t in table.cards}
+    assert all(r.card.code in codes for r in reads if r.card is not None)
 
 
 def test_a_card_another_frame_at_its_place_reads_otherwise_is_unsure():

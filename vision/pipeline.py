@@ -142,7 +142,7 @@ class Pipeline:
         found = self._read_stickers(gray, whole, rectification, markers, STILL_ATTEMPTS)
         if self.model is not None:
             areas = _card_areas(self.layout, rectification, w, h).values()
-            found += self._read_cards(bgr, whole, rectification, list(areas))
+            found += self._read_cards(bgr, whole, rectification, list(areas), still=True)
         observation = _observation(found, markers)
         notes: tuple[Problem, ...] = ()
         if rectification is None:
@@ -325,11 +325,14 @@ class Pipeline:
         return found
 
     def _read_cards(self, bgr: np.ndarray, box: Box, rectification: Rectification | None,
-                    areas: list[Box]) -> list[_Found]:
+                    areas: list[Box], still: bool = False) -> list[_Found]:
         """Cards whose centre lies in ``box``, looked for in ``areas`` (on a rectified table,
         where cards are played: ``CARD_ZONES``, and outlines are checked in table
         millimetres). The search reaches beyond ``box`` by most of a card, so a card across
-        its edge is seen whole."""
+        its edge is seen whole. ``still``: a photo read once, whose cards found partly
+        covered are looked at again as if seen from straight above (``read_cards``); not
+        the live loop's, which reads a pile in a frame's time, where the cards under the top
+        one are partly covered and the camera looks down on the table."""
         assert self.model is not None
         h, w = bgr.shape[:2]
         reach = 200
@@ -339,10 +342,10 @@ class Pipeline:
         near = Box(box.x - reach, box.y - reach, box.w + 2 * reach, box.h + 2 * reach)
         return [found for area in areas if area.overlaps(box)
                 for found in self._cards_in(bgr, box, _intersection(area, near.clip(w, h)),
-                                            rectification)]
+                                            rectification, still)]
 
     def _cards_in(self, bgr: np.ndarray, box: Box, region: Box,
-                  rectification: Rectification | None) -> list[_Found]:
+                  rectification: Rectification | None, still: bool) -> list[_Found]:
         assert self.model is not None
         if region.w == 0 or region.h == 0:
             return []
@@ -355,7 +358,7 @@ class Pipeline:
             card_px = CARD_SIZE[1] * rectification.px_per_mm(float(x), float(y))
         crop = bgr[region.y:region.y + region.h, region.x:region.x + region.w]
         found = []
-        for read in read_cards(crop, self.model, card_px):
+        for read in read_cards(crop, self.model, card_px, second_look=still):
             corners = to_corners(read.corners + (region.x, region.y))
             if not box.contains(*_center(corners)):
                 continue  # a card outside the box is read when its own region is
