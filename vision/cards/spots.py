@@ -194,7 +194,6 @@ def _spots_at(lab: np.ndarray, table: np.ndarray, scale: float, last: bool,
     sizes = (SPOT_PX[0], largest if largest is not None
              else SPOT_PX[1] if not last else max(lab.shape[:2]) / 3)
     closing = np.ones((3, 3), np.uint8)
-    spots = []
     surrounds = [cv2.boxFilter(own, -1, (side, side), borderType=cv2.BORDER_REFLECT)
                  for side in SURROUNDS]
     wide = cv2.getStructuringElement(cv2.MORPH_RECT, (SURROUNDS[0], SURROUNDS[0]))
@@ -208,6 +207,7 @@ def _spots_at(lab: np.ndarray, table: np.ndarray, scale: float, last: bool,
                                         borderType=cv2.BORDER_REFLECT), light) > DARKER
     faint = own > int(round(FAINT_LEVEL * INK_UNIT))
     marks.append((faint & darker[..., None]).view(np.uint8))
+    groups: list[tuple[list[np.ndarray], str]] = []
     for marked in marks:
         # each ink's channel closed apart, in one call rather than three
         closed = cv2.split(cv2.morphologyEx(marked, cv2.MORPH_CLOSE, closing))
@@ -219,9 +219,9 @@ def _spots_at(lab: np.ndarray, table: np.ndarray, scale: float, last: bool,
             outlines, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP,
                                                    cv2.CHAIN_APPROX_SIMPLE)
             if hierarchy is not None:
-                outer = [c for c, h in zip(outlines, hierarchy[0]) if h[3] < 0]
-                spots += _described(outer, COLOURS[k], scale, sizes)
-    return spots
+                groups.append(([c for c, h in zip(outlines, hierarchy[0]) if h[3] < 0],
+                               COLOURS[k]))
+    return _described(groups, scale, sizes)
 
 
 @lru_cache(maxsize=8)
@@ -245,36 +245,44 @@ def _ink_table(palette: Palette, hue: float) -> np.ndarray:
     return table.reshape(-1, 3)
 
 
-def _described(outlines: tuple[np.ndarray, ...], colour: str, scale: float,
+def _described(groups: list[tuple[list[np.ndarray], str]], scale: float,
                sizes: tuple[float, float]) -> list[Spot]:
-    """Each outlined patch of ink as a spot, when it is of a spot's size."""
-    kept = [outline for outline in outlines if len(outline) >= 3]
-    if not kept:
+    """Each outlined patch of ink of a spot's size as a spot, group by group (``groups``:
+    the outlines of one ink's mask each, with that ink), and each group's pieces joined
+    (``_joined``). All groups' boxes and moments are worked out at once, not a group or an
+    outline at a time in Python: a read's image has a dozen groups, teaching's views of one
+    deck over a hundred thousand outlines."""
+    kept = [[outline for outline in outlines if len(outline) >= 3] for outlines, _ in groups]
+    every = [outline for outlines in kept for outline in outlines]
+    if not every:
         return []
-    # all outlines' boxes and moments at once, not one by one in Python: teaching's views
-    # of one deck have over a hundred thousand
-    x0, y0, x1, y1, moments = _outline_moments(kept)
+    x0, y0, x1, y1, moments = _outline_moments(every)
     longest = np.maximum(x1 - x0, y1 - y0) + 1
     m00, m10, m01, m20, m11, m02 = moments
-    out = []
-    for k in np.nonzero((longest >= sizes[0] * 0.6) & (longest <= sizes[1] * 1.2)
-                        & (m00 >= 2))[0]:
-        area = float(m00[k])
-        # the central moments as ``cv2.moments`` works them out, to the last bit
-        inverse = 1.0 / area
-        mu20 = float(m20[k] - m10[k] * (m10[k] * inverse))
-        mu11 = float(m11[k] - m10[k] * (m01[k] * inverse))
-        mu02 = float(m02[k] - m01[k] * (m01[k] * inverse))
-        sxx, syy = mu20 / area + 1 / 12, mu02 / area + 1 / 12
-        sxy = mu11 / area
-        extent = 4.0 * math.sqrt((sxx + syy) / 2 + math.hypot((sxx - syy) / 2, sxy))
-        if not sizes[0] <= extent <= sizes[1]:
-            continue
-        cx, cy = float(m10[k]) / area, float(m01[k]) / area
-        out.append(Spot((cx + 0.5) / scale - 0.5, (cy + 0.5) / scale - 0.5, extent / scale,
-                        colour, area / scale ** 2,
-                        (sxx / scale ** 2, syy / scale ** 2, sxy / scale ** 2)))
-    return out + _joined(out, sizes[1] / scale)
+    sized = (longest >= sizes[0] * 0.6) & (longest <= sizes[1] * 1.2) & (m00 >= 2)
+    found: list[Spot] = []
+    start = 0
+    for outlines, (_, colour) in zip(kept, groups):
+        out = []
+        for k in start + np.nonzero(sized[start:start + len(outlines)])[0]:
+            area = float(m00[k])
+            # the central moments as ``cv2.moments`` works them out, to the last bit
+            inverse = 1.0 / area
+            mu20 = float(m20[k] - m10[k] * (m10[k] * inverse))
+            mu11 = float(m11[k] - m10[k] * (m01[k] * inverse))
+            mu02 = float(m02[k] - m01[k] * (m01[k] * inverse))
+            sxx, syy = mu20 / area + 1 / 12, mu02 / area + 1 / 12
+            sxy = mu11 / area
+            extent = 4.0 * math.sqrt((sxx + syy) / 2 + math.hypot((sxx - syy) / 2, sxy))
+            if not sizes[0] <= extent <= sizes[1]:
+                continue
+            cx, cy = float(m10[k]) / area, float(m01[k]) / area
+            out.append(Spot((cx + 0.5) / scale - 0.5, (cy + 0.5) / scale - 0.5, extent / scale,
+                            colour, area / scale ** 2,
+                            (sxx / scale ** 2, syy / scale ** 2, sxy / scale ** 2)))
+        start += len(outlines)
+        found += out + _joined(out, sizes[1] / scale)
+    return found
 
 
 _SIXTH, _TWELFTH, _TWENTY_FOURTH = (0.16666666666666666666666666666667,
