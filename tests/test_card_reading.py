@@ -884,6 +884,45 @@ def test_a_number_with_a_sliver_of_its_badge_cut_off_is_read_as_its_own_or_not_a
                 assert all(card == photos[n].card for card in cards), (code, turn, past, cards)
 
 
+def test_what_a_cards_edge_leaves_of_a_coordinate_is_judged_covered_more_readily(monkeypatch):
+    """A pale card's edge 0.3 radii past the middle of the full-bleed deck's G3/O3's orange
+    3: what is left of the 3 is found as a spot too short for a whole coordinate, and the
+    frame on it reads G3/O4 surely, the cover judge finding it 0.34 likely covered. Under
+    ``COVERED`` (0.4), but a frame on a piece of a coordinate is judged covered from
+    ``PIECE_COVERED``: the card is unsure, leaning to what that frame read."""
+    model = deck_model("fullbleed")
+    photos = teaching_photos(DECKS["fullbleed"], lambda k, _: k % 2 == 0)
+    n = next(k for k, photo in enumerate(photos) if photo.card.code == "G3/O3")
+    seen = next(r for r in read_cards(photos[n].image, model) if r.card == photos[n].card)
+    _, bottom, radius = coordinate_middles(model, seen.corners)
+    covered = card_edge_over(photos[n].image, bottom, radius, 2 * np.pi * (2 + 0.37 * n) / 3,
+                             0.3, (200, 200, 205))
+    reads = read_cards(covered, model)
+    assert [(r.card, r.reason, r.leaning) for r in reads] == [(None, reader.PARTLY_COVERED, "")]
+    monkeypatch.setattr(reader, "PIECE_COVERED", reader.COVERED)
+    assert [str(r.card) for r in read_cards(covered, model)] == ["G3/O4"]
+
+
+def test_a_frame_on_a_piece_of_a_coordinate_or_sought_is_judged_covered_sooner():
+    """The cover judge's limit for each coordinate of a pair read: ``COVERED`` for a spot of
+    a whole coordinate's length along the pair's line, ``PIECE_COVERED`` for a piece of one
+    (shorter than ``SIZE_SLACK`` allows), ``SOUGHT_COVERED`` for both ends of a pair whose
+    end ``_sought`` placed."""
+    model = demo_model()
+    top_size, bottom_size = model.spot_sizes
+    whole = Spot(100.0, 100.0, top_size * 200, "B")
+    partner = Spot(100.0, 300.0, bottom_size * 200, "O")
+    piece = Spot(100.0, 300.0, 0.4 * bottom_size * 200, "O")
+    spots = [whole, partner, piece]
+    assert reader._cover_limits(spots, (0, 1), False, model).tolist() == \
+        [reader.COVERED, reader.COVERED]
+    assert reader._cover_limits(spots, (0, 2), False, model).tolist() == \
+        [reader.COVERED, reader.PIECE_COVERED]
+    assert reader._cover_limits(spots, (0, 1), True, model).tolist() == \
+        [reader.SOUGHT_COVERED, reader.SOUGHT_COVERED]
+    assert reader.SOUGHT_COVERED < reader.PIECE_COVERED < reader.COVERED
+
+
 def test_a_read_is_unsure_where_a_frame_at_its_place_leans_to_another_code():
     """A read from a frame not on two plain coordinates' spots (a piece of a badge, a spot
     sought) is unsure where another frame at its place, on spots at least as likely
