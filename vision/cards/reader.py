@@ -317,11 +317,9 @@ def _read_pairs(pyramid: Pyramid, spots: list[Spot], likely: np.ndarray,
         for n, k in enumerate(read):
             if reads[k].read.card is not None and \
                     (covered[n] >= _cover_limits(spots, pairs[k], k in sought, model)).any():
-                reads[k] = reads[k].unsure(PARTLY_COVERED)
-                if covered[n].max() < COVERED:
-                    # what it leans to was read from what a cover left: no lean (and no
-                    # second look, which would read that again)
-                    reads[k] = replace(reads[k], read=replace(reads[k].read, leaning=""))
+                # found covered only under a lower limit, what it leans to was read from
+                # what a cover left: no lean (and no second look, which would read that again)
+                reads[k] = reads[k].unsure(PARTLY_COVERED, leaning=covered[n].max() >= COVERED)
     return reads
 
 
@@ -910,10 +908,11 @@ class _Read:
     pairs whose likeliest code is at least ``LEANING`` likely, the ones read or leaning (0
     for the rest, which nothing weighs)."""
 
-    def unsure(self, reason: str) -> _Read:
-        """This pair found unsure, for ``reason``, leaning to its likeliest code."""
+    def unsure(self, reason: str, leaning: bool = True) -> _Read:
+        """This pair found unsure, for ``reason``, leaning to its likeliest code (to none,
+        without ``leaning``)."""
         return replace(self, read=CardRead(None, self.read.confidence, self.read.corners,
-                                           reason, self.likeliest))
+                                           reason, self.likeliest if leaning else ""))
 
     @property
     def plain_spots(self) -> bool:
