@@ -839,6 +839,49 @@ def test_a_card_seen_steeply_and_found_partly_covered_is_read_from_its_second_lo
     assert all(r.card.code in codes for r in reads if r.card is not None)
 
 
+def test_a_card_seen_steeply_whose_frame_finds_two_codes_alike_is_read_from_its_second_look():
+    """A camera 40 degrees aslant: the full-bleed deck's G4/O2, whole, is found two codes
+    alike by its frame (G4/O2 or G4/O3). The cover judge finds it whole, so it is looked at
+    again as a card found partly covered is, and read; nothing on the table is read as
+    another card."""
+    model = fullbleed_taught().model
+    table = card_table(DECKS["fullbleed"], 2152, max_tilt=40.0, chipped=0.0)
+    middle = next(np.mean(t.corners, axis=0) for t in table.readable if t.label == "G4/O2")
+
+    def at_card(reads):
+        return [r for r in reads if np.linalg.norm(np.array(r.centre) - middle) < 20]
+
+    once = at_card(read_cards(table.frame.image, model, second_look=False))
+    assert [(r.card, r.reason, r.leaning) for r in once] == [
+        (None, "it could be G4/O2 or G4/O3", "G4/O2")]
+    reads = read_cards(table.frame.image, model)
+    assert [r.card.code for r in at_card(reads) if r.card is not None] == ["G4/O2"]
+    codes = {t.label for t in table.cards}
+    assert all(r.card.code in codes for r in reads if r.card is not None)
+
+
+def test_a_card_found_two_codes_alike_and_partly_covered_is_not_looked_at_again():
+    """A pale card's edge 0.3 radii past the middle of the full-bleed deck's B1/G3's green 3:
+    the frame finds it B1/G4 or B1/G2, leaning to B1/G4. Looked at again, what the edge left
+    of the 3 would be read again; the cover judge finds it partly covered, so it leans to no
+    code and is not looked at again (on the parchment deck, a G2/O3 so was read as G2/O1)."""
+    model = fullbleed_taught().model
+    photos = teaching_photos(DECKS["fullbleed"], lambda k, _: k % 2 == 0)
+    n = next(k for k, photo in enumerate(photos) if photo.card.code == "B1/G3")
+    seen = next(r for r in read_cards(photos[n].image, model) if r.card == photos[n].card)
+    _, bottom, radius = coordinate_middles(model, seen.corners)
+    covered = card_edge_over(photos[n].image, bottom, radius, 2 * np.pi * 0.37 * n / 3, 0.3,
+                             ((200, 200, 205), (60, 60, 70), (90, 140, 200))[n % 3])
+
+    def leaning(reads):
+        return [(r.reason, r.leaning) for r in reads if r.card is None and r.leaning]
+
+    assert leaning(reader._read_once(covered, model, None)) == [
+        ("it could be B1/G4 or B1/G2", "B1/G4")]
+    assert leaning(reader._read_once(covered, model, None, doubts=True)) == []
+    assert [r.card for r in read_cards(covered, model) if r.card is not None] == []
+
+
 def test_a_card_another_frame_at_its_place_reads_otherwise_is_unsure():
     """Another card's edge across a coordinate cuts its number: a frame set on what is left
     of its badge may read another number surely, while the frame on its whole spot leans to
