@@ -321,8 +321,8 @@ def _read_pairs(pyramid: Pyramid, spots: list[Spot], likely: np.ndarray,
                 patch_ink(patch, model.palette) in (colour, FAINT_INK)
                 for patch, colour in zip(patches[2 * n:2 * n + 2], colours[k])))
     # a pair left unsure that leans to a code is looked at again (``read_cards``) only where
-    # the cover judge finds it whole (twins stand aside for their first)
-    doubted = [k for k, r in enumerate(reads) if doubts and k not in twins and _doubted(r.read)]
+    # the cover judge finds it whole
+    doubted = [k for k in range(len(reads)) if doubts and k not in read and _doubted(reads[k].read)]
     judged = read + doubted
     if judged and model.cover_judge is not None:
         covered = _covered_chances(pyramid, [poses[k] for k in judged], np.concatenate(
@@ -335,15 +335,15 @@ def _read_pairs(pyramid: Pyramid, spots: list[Spot], likely: np.ndarray,
                 # found covered only under a lower limit, what it leans to was read from
                 # what a cover left: no lean (and no second look, which would read that again)
                 reads[k] = reads[k].unsure(PARTLY_COVERED, leaning=covered[n].max() >= COVERED)
-            elif n >= len(read):  # two codes alike and partly covered: no second look
+            else:  # unsure already (two codes alike, an ink not clear), and partly covered
                 reads[k] = replace(reads[k], read=replace(reads[k].read, leaning=""))
     return reads
 
 
 def _doubted(read: CardRead) -> bool:
     """Whether ``read`` is looked at again (``_second_look``): unsure, leaning to a code it
-    finds at least half as likely as a card read is (``SURE``): partly covered, or two codes
-    alike."""
+    finds at least ``COULD_BE`` likely (found partly covered, two codes alike, an ink not
+    clear)."""
     return read.card is None and bool(read.leaning) and read.confidence >= COULD_BE
 
 
