@@ -381,7 +381,7 @@ def _second_look(bgr: np.ndarray, model: CardModel, card_px: float | None, read:
     starfield deck's G2/O1 as B2/O1). A card found two codes alike is looked at so only where
     the cover judge finds it whole (``_read_pairs``): under another card's edge, the parchment
     deck's G2/O3, leaning to G2/O1, was read as G2/O1. So, another generator's 21 decks (seeds
-    10305-10311, three styles) read 2 more cards of 16 px or more (3750 -> 3752 of 3768) and
+    10305-10311, three styles) read 2 more cards of 16 px or more (3728 -> 3730 of 3743) and
     the own decks' tables 1 more (full-bleed 346 -> 347 of 352), none wrongly; the card-edge
     views as wrongly as before (5 of 8640, the same views)."""
     corners = read.corners
