@@ -229,8 +229,9 @@ def read_cards(bgr: np.ndarray, model: CardModel, card_px: float | None = None,
                second_look: bool = True) -> list[CardRead]:
     """The cards in ``bgr``: those read, and those the reader is unsure of (``card`` None,
     with a reason). ``card_px``: a card's long side in pixels where the cards lie, when the
-    table is calibrated. ``second_look``: a card found partly covered is looked at again as
-    if seen from straight above (``_second_look``); four reads more for each such card."""
+    table is calibrated. ``second_look``: a card left unsure but leaning to a code (found
+    partly covered, two codes alike: ``_doubted``) is looked at again as if seen from straight
+    above (``_second_look``); four reads more for each such card."""
     if bgr.ndim != 3 or min(bgr.shape[:2]) < 8:
         return []
     return [_second_look(bgr, model, card_px, read) if second_look and _doubted(read) else read
