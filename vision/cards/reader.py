@@ -323,12 +323,14 @@ def _read_pairs(pyramid: Pyramid, spots: list[Spot], likely: np.ndarray,
                 for patch, colour in zip(patches[2 * n:2 * n + 2], colours[k])))
     # a pair left unsure that leans to a code is looked at again (``read_cards``) only where
     # the cover judge finds it whole
-    doubted = [k for k in range(len(reads)) if doubts and k not in read and _doubted(reads[k].read)]
+    doubted = [k for k, r in enumerate(reads) if k not in read and _doubted(r.read)] \
+        if doubts else []
     judged = read + doubted
+    if doubted:
+        patches = np.concatenate(
+            [patches, coordinate_patches(pyramid, [poses[k] for k in doubted], model)])
     if judged and model.cover_judge is not None:
-        covered = _covered_chances(pyramid, [poses[k] for k in judged], np.concatenate(
-            [patches, coordinate_patches(pyramid, [poses[k] for k in doubted], model)]),
-            model)
+        covered = _covered_chances(pyramid, [poses[k] for k in judged], patches, model)
         for n, k in enumerate(judged):
             if not (covered[n] >= _cover_limits(spots, pairs[k], k in sought, model)).any():
                 continue
@@ -337,7 +339,7 @@ def _read_pairs(pyramid: Pyramid, spots: list[Spot], likely: np.ndarray,
                 # what a cover left: no lean (and no second look, which would read that again)
                 reads[k] = reads[k].unsure(PARTLY_COVERED, leaning=covered[n].max() >= COVERED)
             else:  # unsure already (two codes alike, an ink not clear), and partly covered
-                reads[k] = replace(reads[k], read=replace(reads[k].read, leaning=""))
+                reads[k] = reads[k].unsure(reads[k].read.reason, leaning=False)
     return reads
 
 
