@@ -112,6 +112,12 @@ from a patch a little larger or smaller; every one on the ship, none lost. Read 
 tables (no hand): ships placed right 1240 -> 1252, gate counts 1112 -> 1129 of 1414,
 stations 2922 -> 2924 and reservations 2790 -> 2827 of 3232; the same reads wrong, hands
 included."""
+HARDLY_DARKER = 0.8
+"""A black ship at calibration more than this share of the gate's lightness was hardly darker
+than the gate (a navy or a dark one): black's pieces there may show grey rather than darker,
+or only in part (``PieceColour.hardly_darker``; bench table 7327: in a brighter light two
+black chips on a grey-navy gate, its ship 0.82 of it, showed only their rims as black, and
+were counted as none)."""
 FADED_READ = 0.55
 """On the boards and the gate where they were at least ``FADED_GATE`` coloured at the start,
 black is also what is grey there and at most this share as saturated as the start was (and
@@ -121,10 +127,11 @@ a shadow keeps the board's saturation. Dev tables (``FADED_STEPS``'s 300, no han
 placed right 1252 -> 1253 (dev table 8223: black's ship half over a navy board placed, not
 only glimpsed), gate counts 1129 -> 1134 of 1414, stations 2924 -> 2928 and reservations
 2827 -> 2830 of 3232; the same reads wrong, hands included. Black chips as light as a navy
-gate are still no count there (``reader.HARDLY_DARKER``): they are no change from the start
-to the eye that finds what is new, and with that eye taught greyness as change too, dev
-tables read 28 more gate counts right, but bench table 11010 counted two black chips there
-as three."""
+gate are no change from the start to the eye that finds what is new: where black's ship was
+hardly darker than the gate, what turned grey there is new too (``patches._turned_grey``),
+and black is counted there from plain single chips alone (``reader._plain_black_chip``;
+with greyness new on every gate and every black patch counted, bench table 11010 counted two
+black chips there as three)."""
 LAB_OFFSET = 16 * 255 / 100
 """Lab's lightness and chroma both grow as the cube root of the light: a shadow (less light)
 keeps chroma over lightness plus this (Lab's 16, on OpenCV's 8-bit scale)."""
@@ -162,6 +169,11 @@ class PieceColour:
             raise ValueError("a piece colour is a Lab colour and a share of its ground's "
                              "lightness")
         return cls(lightness, a, b, darkness)
+
+    @property
+    def hardly_darker(self) -> bool:
+        """Whether the ship was hardly darker than its ground (``HARDLY_DARKER``)."""
+        return self.darkness > HARDLY_DARKER
 
     @property
     def darkest(self) -> float:

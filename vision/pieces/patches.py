@@ -19,7 +19,8 @@ import cv2
 import numpy as np
 
 from companion.observations import GATE
-from vision.pieces.colours import colour_masks, lab_of, saturation
+from vision.pieces.colours import (FADED_GATE, FADED_READ, GREY, colour_masks, lab_of,
+                                   saturation)
 from vision.pieces.ring import Ring
 
 CHANGED = 18.0
@@ -173,8 +174,10 @@ def looking_at(bgr: np.ndarray, ring: Ring) -> Steps:
     height, width = bgr.shape[:2]
     lab = lab_of(bgr)
     yield
-    difference, light, added, gate_light = _difference(lab, ring.reference,
-                                                       ring.reference_boards == 1)
+    black = ring.colours.get("black")
+    difference, light, added, gate_light = _difference(
+        lab, ring.reference, ring.reference_boards == 1,
+        greyed=black is not None and black.hardly_darker)
     yield
     new = cv2.resize(difference, (width, height), interpolation=cv2.INTER_LINEAR) > CHANGED
     patches: list[Patch] = []
@@ -259,13 +262,15 @@ def _faint_black(lab: np.ndarray, owner: np.ndarray, before: np.ndarray, light: 
     return float(stats[1:, cv2.CC_STAT_AREA].max()) if count > 1 else 0.0
 
 
-def _difference(lab: np.ndarray, reference: np.ndarray, gate: np.ndarray
+def _difference(lab: np.ndarray, reference: np.ndarray, gate: np.ndarray,
+                greyed: bool = False
                 ) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray], float]:
     """How far ``lab`` lies from the table at the start (Lab, at the reference's size), the
     light and the cast evened out; how much brighter the light is at each pixel than it was
     (at ``lab``'s size); the light taken as a share and an addition (``_light_added``, at
     the reference's size); and ``Look.gate_light``. ``gate``: where the gate lies, at the
-    reference's size."""
+    reference's size. ``greyed``: what turned grey on the gate is new too
+    (``_turned_grey``), where black's ship was hardly darker than the gate."""
     height, width = lab.shape[:2]
     small = cv2.resize(lab, reference.shape[1::-1], interpolation=cv2.INTER_AREA)
     before = reference.astype(np.float32)
@@ -287,8 +292,38 @@ def _difference(lab: np.ndarray, reference: np.ndarray, gate: np.ndarray
     darker = np.where(np.abs(darker[0]) <= np.abs(darker[1]), darker[0], darker[1])  # the nearer
     difference = np.sqrt((darker * LIGHTNESS_SCALE) ** 2
                          + ((small[..., 1:] - before[..., 1:] - cast) ** 2).sum(axis=2))
+    if greyed:  # as changed as a piece laid on print, so that the gate's print keeps none of it
+        difference = np.where(_turned_grey(small, before, cast, gate),
+                              np.maximum(difference, PRINT_CHANGE), difference)
     return (difference, cv2.resize(light, (width, height), interpolation=cv2.INTER_LINEAR),
             (share, addition), gate_light)
+
+
+GREY_OPENED = 3
+"""What turned grey on the gate is opened by a square this wide (at the reference's size, a
+quarter of a 1280x720 frame's)."""
+
+
+def _turned_grey(now: np.ndarray, before: np.ndarray, cast: np.ndarray, gate: np.ndarray
+                 ) -> np.ndarray:
+    """Where a gate at least ``FADED_GATE`` coloured at the start (its median) turned grey
+    (Lab ``now`` and ``before``, at the reference's size; ``cast``: today's, in a and b):
+    each place at least that coloured then, now at most ``GREY`` coloured and at most
+    ``FADED_READ`` as saturated as then. A black chip on a navy gate may be no darker than the
+    gate, nor far enough from its colour to be new; it is grey where the gate was blue, while
+    a shadow keeps the gate's saturation. See ``reader._plain_black_chip`` for what is
+    counted of it."""
+    was = np.hypot(before[..., 1] - 128, before[..., 2] - 128)
+    if not gate.any() or np.median(was[gate]) < FADED_GATE:
+        return np.zeros(gate.shape, bool)
+    chroma = np.hypot(now[..., 1] - 128 - cast[0], now[..., 2] - 128 - cast[1])
+    grey = gate & (was >= FADED_GATE) & (chroma <= GREY) & (
+        saturation(now[..., 0], chroma) <= FADED_READ * saturation(before[..., 0], was))
+    # a chip's grey is a disc; a ship's blurred fringe, greyed by the gate, is thin and would
+    # widen its hull out of the ships' silhouette (dev table 8019: black's ship 0.85 -> 0.77
+    # alike, no longer placed)
+    return cv2.morphologyEx(grey.astype(np.uint8), cv2.MORPH_OPEN,
+                            np.ones((GREY_OPENED, GREY_OPENED), np.uint8)).astype(bool)
 
 
 def _gate_light(now: np.ndarray, before: np.ndarray, light: np.ndarray, gate: np.ndarray

@@ -38,12 +38,6 @@ FAINT_CHIP = 0.4
 of a chip or more, leaves black on the gate unsure (a black chip on a grey gate, a third
 darker than it, was counted as none; dev tables 8000-8039 and 8140-8199: 2 and 1 black
 counts fewer read right, of 140, none read wrong before or after)."""
-HARDLY_DARKER = 0.8
-"""Black's chips on the gate are not counted where its ship at calibration was more than this
-share of the gate's lightness: in a brighter light the chips' bodies no longer show darker
-than the gate by black's share, only their rims. Bench table 7327: two black chips on a
-grey-navy gate (its ship 0.82 of it) were counted as none. Dev tables: 3 of 1410 gate counts
-fewer read right, none more wrong; bench tables 7400-7429: the same figures."""
 SHIP_SIZES = (0.55, 1.7)
 """A ship's patch covers this much of the ships' size at the start, at the least and most
 (two chips side by side, as long for their width as a ship, cover about twice as much) ..."""
@@ -140,12 +134,13 @@ left out, than 0.78; the 35 ships they left out were 0.8 to 0.97 alike, 16 of th
 0.9."""
 PLAIN_SHIP_THICKEST = 1.2
 PART_SHOWN_ALIKE = 0.8
-"""Where a colour's chips may show only in part (black on a gate hardly lighter than it,
-``_hidden``), a patch is its ship only if at least this like the ships' silhouette: a part of
-a chip is up to 0.75 alike (bench table 8419: a black chip on a brown gate, its lighter face
-leaving a C of it black, 0.71, read as the ship on the gate). Dev tables 8000-8069 and
-8140-8279, bench tables 7500-7529, 7800-7829, 7900-7929 and 8400-8429: the black ships placed
-right on such a gate were 0.85 alike or more, and none was lost."""
+"""Where a colour's chips may show only in part (black on a gate its ship was hardly darker
+than, ``PieceColour.hardly_darker``), a patch is its ship only if at least this like the
+ships' silhouette: a part of a chip is up to 0.75 alike (bench table 8419: a black chip on
+a brown gate, its lighter face leaving a C of it black, 0.71, read as the ship on the gate).
+Dev tables 8000-8069 and 8140-8279, bench tables 7500-7529, 7800-7829, 7900-7929 and
+8400-8429: the black ships placed right on such a gate were 0.85 alike or more, and none was
+lost."""
 SHOWN_IN_PART = 0.3
 """So alike must black's ship be where its patch runs along ground black does not show on (a
 dark board) for this share of its edge or more: what shows may be a part of a station, as a chip
@@ -370,6 +365,9 @@ def reading_pieces(bgr: np.ndarray, ring: Ring) -> Reading:
     other: set[tuple[str, str]] = set()
     """(place, colour): something of that colour there is no piece (``_something_else``)."""
     tally, built = _chips(bgr, ring, look, shipped, unsure, other)
+    black = ring.colours.get("black")
+    if black is not None and black.hardly_darker and (GATE, "black") not in tally:
+        unsure.add(GATE, "black")  # no black seen on such a gate is no proof of none there
     yield
     hands = [p for p in look.patches if _hand_coloured(ring, look, p)]
     pieces = [p.centre for p in look.patches if not any(p is hand for hand in hands)]
@@ -439,19 +437,17 @@ def _dim(ring: Ring, look: Look) -> set[str]:
 
 
 def _hidden(ring: Ring, look: Look) -> set[tuple[str, str]]:
-    """Where a colour's chips may not show at all: black on a gate its ship at calibration
-    was hardly darker than (``HARDLY_DARKER``; dev tables: a black chip on a navy gate seen
-    as no chip, or as two with its shadow); black on a gate showing a patch of black in no
-    patch found, ``FAINT_CHIP`` of a chip or more; and black on a gate lit brighter than the
-    light around it (``Look.gate_light``): a lamp's glare adds to a black chip as much as to
-    the gate, so the chip shows far less dark than its share (8822: the gate 58 -> 102, a
-    black chip 31 -> 75, 0.73 of it, not new: two were counted as none)."""
+    """Where a colour's chips may not show at all: black on a gate showing a patch of black
+    in no patch found, ``FAINT_CHIP`` of a chip or more; and black on a gate lit brighter than
+    the light around it (``Look.gate_light``): a lamp's glare adds to a black chip as much as
+    to the gate, so the chip shows far less dark than its share (8822: the gate 58 -> 102, a
+    black chip 31 -> 75, 0.73 of it, not new: two were counted as none). (On a gate its ship
+    was hardly darker than, black is counted from plain chips alone: ``_plain_black_chip``.)"""
     black = ring.colours.get("black")
     if black is None:
         return set()
     chip_area = math.pi * look.radius(ring, ring.middle) ** 2
-    if black.darkness > HARDLY_DARKER or look.faint_black >= FAINT_CHIP * chip_area \
-            or look.gate_light > 1:
+    if look.faint_black >= FAINT_CHIP * chip_area or look.gate_light > 1:
         return {(GATE, "black")}
     return set()
 
@@ -494,8 +490,9 @@ def _ships(bgr: np.ndarray, ring: Ring, look: Look, problems: list[Problem], uns
             problems.append(Problem("unsure_piece", f"the {player} ship is not seen"))
         elif place is None:
             problems.append(Problem("unsure_piece", f"the {player} ship is off the ring"))
-        elif ((place, player) in unsure.on or (player == "black"
-                                            and _shown_in_part(ring, look, ship))) \
+        elif ((place, player) in unsure.on or (player == "black" and (
+                (place == GATE and ring.colours[player].hardly_darker)
+                or _shown_in_part(ring, look, ship)))) \
                 and _ship_likeness(ring, ship) < PART_SHOWN_ALIKE:
             problems.append(Problem("unsure_piece", f"the {player} ship is seen on {place}, "
                                     f"where {player} chips may show in part"))
@@ -576,6 +573,10 @@ def _chips(bgr: np.ndarray, ring: Ring, look: Look, shipped: list[Patch], unsure
         elif place != GATE and not on_tile:  # beside a board, yet on no tile: at its edge
             unsure.add(place, patch.player)
         elif count:
+            if place == GATE and patch.player == "black" and \
+                    ring.colours["black"].hardly_darker and \
+                    not _plain_black_chip(patch, count, stacked, beyond):
+                unsure.add(place, patch.player)
             if place == GATE and not stacked and (
                     _peeping(patch, radius, count)
                     or (count > 1 and beyond > TOUCHING_BEYOND
@@ -761,6 +762,24 @@ class _Unsure:
         inside = ring.inside(place, point)
         reach = EDGE * look.radius(ring, point)
         self.add(place, player, on=inside > -reach, beside=inside < reach)
+
+
+def _plain_black_chip(patch: Patch, count: int, stacked: int, beyond: float) -> bool:
+    """Whether a black patch on a gate its ship was hardly darker than
+    (``PieceColour.hardly_darker``) is plainly one chip: one disc, no stack, round
+    (``ROUND``), nothing beyond its disc (``NOTHING_BEYOND``). There black shows grey rather
+    than darker (``patches._turned_grey``), and so may a chip's shadow or a clump of chips:
+    black is counted there from such chips alone, and where none is seen, not at all. Before,
+    black was no count on such a gate. Photos with no hand, tables 7300-7329, 8000-8099,
+    8140-8179, 8300-8329, 8400-8429, 9100-9129, 11000-11059, 11090-11149 straight down and
+    7300-7329, 8500-8529, 9700-9729, 9760-9789, 9800-9829, 11060-11089, 11150-11209 at
+    15-30 degrees: gate counts read right 2310 -> 2341 of 2914, ships 2566 -> 2568, stations
+    6141 -> 6142 and reservations 5864 -> 5867 of 6712; the same reads wrong, hands included.
+    Counting every black patch there, bench table 7322 read a loose stack of three as two,
+    table 8152 a chip and its shadow as two, 9713 a chip not seen as none; and with a black
+    patch on such a gate taken for the ship however unlike the ships (not held to
+    ``PART_SHOWN_ALIKE``), 11135 took three black chips in a clump for the black ship."""
+    return count == 1 and not stacked and patch.elongation <= ROUND and beyond <= NOTHING_BEYOND
 
 
 def _loose_stack(bgr: np.ndarray, patch: Patch, radius: float, count: int) -> int:
