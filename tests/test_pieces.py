@@ -182,6 +182,15 @@ def wrong_reads(seen: PiecesSeen, truth) -> list[str]:
             for key, value in want[part].items() if key in got[part] and got[part][key] != value]
 
 
+def _on_gate(ring: Ring, look: Look, colour: str):
+    """The one patch of ``colour`` on the gate, a chip's radius there, and how many discs
+    are laid in it and how much of it lies beyond them."""
+    [patch] = [p for p in look.patches if p.player == colour
+               and ring.place(p.centre, beside=True) == GATE]
+    radius = look.radius(ring, patch.centre)
+    return (patch, radius, *discs(patch, radius))
+
+
 def _read_photo(seed: int, photo: int):
     """What photo ``photo`` of table ``seed`` (no hand over it) is read as, with nothing
     read wrong: the pieces seen, what lies there, and the problems' messages."""
@@ -1432,10 +1441,7 @@ def test_a_black_chip_grey_on_a_navy_gate_is_counted_and_measures_the_chips_too(
     frame, truth, hand = shoot.games[1]
     assert truth.gate == {"blue": 3, "black": 1} and hand != GATE
     look = at_once(looking_at(frame.image, ring))
-    [blue] = [p for p in look.patches if p.player == "blue"
-              and ring.place(p.centre, beside=True) == GATE]
-    radius = look.radius(ring, blue.centre)
-    count, beyond = discs(blue, radius)
+    blue, radius, count, beyond = _on_gate(ring, look, "blue")
     assert count == 2 and TOUCHING_BEYOND < beyond <= BEYOND_DISCS
     assert circles(frame.image, blue, radius) == 3
     seen, _ = read_pieces(frame.image, ring)
@@ -1597,10 +1603,7 @@ def test_chips_in_a_loose_stack_on_the_gate_count_as_the_circles_their_edges_sho
     frame, truth, _ = shoot.games[photo]
     assert truth.gate[colour] == probes and truth.ships[colour] != GATE
     look = at_once(looking_at(frame.image, ring))
-    [patch] = [p for p in look.patches if p.player == colour
-               and ring.place(p.centre, beside=True) == GATE]
-    radius = look.radius(ring, patch.centre)
-    count, beyond = discs(patch, radius)
+    patch, radius, count, beyond = _on_gate(ring, look, colour)
     assert count == probes - 1 and beyond > BEYOND_DISCS
     assert circles(frame.image, patch, radius) == probes
     seen, _ = read_pieces(frame.image, ring)
@@ -1624,10 +1627,7 @@ def test_chips_touching_with_a_little_beyond_their_discs_count_as_their_circles(
     frame, truth, hand = shoot.games[photo]
     assert hand is None and truth.gate[colour] == probes and truth.ships[colour] != GATE
     look = at_once(looking_at(frame.image, ring))
-    [patch] = [p for p in look.patches if p.player == colour
-               and ring.place(p.centre, beside=True) == GATE]
-    radius = look.radius(ring, patch.centre)
-    count, beyond = discs(patch, radius)
+    patch, radius, count, beyond = _on_gate(ring, look, colour)
     assert count == probes - 1 and TOUCHING_BEYOND < beyond <= BEYOND_DISCS
     assert circles(frame.image, patch, radius) == probes
     seen, _ = read_pieces(frame.image, ring)
@@ -1644,10 +1644,7 @@ def test_chips_touching_with_a_little_beyond_and_no_circle_more_stay_unsure():
     frame, truth, hand = shoot.games[0]
     assert hand is None and truth.gate["red"] == 4
     look = at_once(looking_at(frame.image, ring))
-    [patch] = [p for p in look.patches if p.player == "red"
-               and ring.place(p.centre, beside=True) == GATE]
-    radius = look.radius(ring, patch.centre)
-    count, beyond = discs(patch, radius)
+    patch, radius, count, beyond = _on_gate(ring, look, "red")
     assert count == 3 and TOUCHING_BEYOND < beyond <= BEYOND_DISCS
     assert circles(frame.image, patch, radius) == 3
     seen, problems = read_pieces(frame.image, ring)
