@@ -1792,6 +1792,54 @@ def test_a_thin_rim_all_that_is_new_still_leaves_the_reservations_unknown():
         assert ("Planet 12" in beside) == unknown
 
 
+@pytest.mark.parametrize(("seed", "photo", "tilt", "planet"), [(11092, 0, 0.0, "Planet 11"),
+                                                            (8529, 0, 20.0, "Planet 9"),
+                                                            (8529, 0, 20.0, "Caldera"),
+                                                            (9782, 1, 25.0, "Caldera")])
+def test_a_black_probe_on_a_dark_table_showing_only_its_tiles_rim_leaves_them_unknown(
+        seed, photo, tilt, planet):
+    """Dev tables: a black probe on its tile beside a board, on a dark table (not of a
+    player's colour) that the probe hardly differs from. Only the tile's rim is new, a few
+    pixels wide, and opened away with the rest: the planet's reservations were read without
+    the probe (11092: none at all). Its thin rim, closed and filled, is as thick as a tile
+    and leaves them unknown."""
+    shoot = ring_shoot(seed, 2, 0.3, tilt=tilt)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, hand = shoot.games[photo]
+    assert hand is None and truth.reserved[planet].get("black", 0) >= 1
+    assert planet not in _own_ground(ring, at_once(looking_at(frame.image, ring)))
+    seen, problems = read_pieces(frame.image, ring)
+    assert seen is not None and wrong_reads(seen, truth) == []
+    assert planet not in seen.reserved
+    assert any(p.message.startswith(f"something beside {planet}") for p in problems)
+
+
+def test_a_tiles_thin_rim_beside_any_board_leaves_its_reservations_unknown_if_tile_thick():
+    """Beside a board whose ground is no player's colour, a tile's thin rim alone (the rest
+    of what is new opened away) leaves the reservations unknown where, closed and filled, it
+    is as thick as a tile (``RIM_THICK``); a rim round a piece no larger than a chip (what is
+    left of a tile's corners) does not."""
+    shoot = ring_shoot(11092, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    look = at_once(looking_at(shoot.games[0][0].image, ring))
+    corners = np.array(dict(ring.planets)["Planet 12"], float)
+    middle = corners.mean(axis=0)
+    radius = look.radius(ring, tuple(middle))
+    outward = (corners[1] + corners[2]) / 2 - middle  # towards the board's right side
+    tile = middle + outward * (1 + 2.2 * radius / np.linalg.norm(outward))
+    assert ring.place(tuple(map(float, tile)), beside=True) == "Planet 12"
+    assert ring.place(tuple(map(float, tile))) is None
+    for reach, unknown in ((1.4, True), (0.6, False)):
+        mask = np.zeros(look.unexplained.shape, np.uint8)
+        x, y, half = int(tile[0]), int(tile[1]), int(round(reach * radius))
+        cv2.rectangle(mask, (x - half, y - half), (x + half, y + half), 1, 1)
+        mask = cv2.dilate(mask, np.ones((3, 3), np.uint8))
+        assert not cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)).any()
+        thin = replace(look, unexplained=mask.astype(bool))
+        _, beside, _ = _unexplained(ring, thin, [], set(), [])
+        assert ("Planet 12" in beside) == unknown
+
+
 def test_what_is_new_is_closed_around_it_as_the_whole_picture_closed_would_be():
     """The read joins the pieces of one new thing by closing them with a disc, only in the
     part of the picture around them: that part is the same as the whole picture closed,

@@ -1233,7 +1233,7 @@ def _unexplained(ring: Ring, look: Look, hands: list[Patch], own_ground: set[str
     board_map = ring.board_map(opened.shape)
     if joined.size == 0:  # nothing new (OpenCV's components of no picture end the process),
         # or nothing but a tile's thin rim
-        return set(), _thin_rims(ring, look, own_ground, pieces, board_map), set()
+        return set(), _thin_rims(ring, look, own_ground, pieces, board_map, set()), set()
     count, labels, stats, centres = cv2.connectedComponentsWithStats(joined)
     boards = board_map[top:top + joined.shape[0], left:left + joined.shape[1]]
     names = [GATE] + [name for name, _ in ring.planets]
@@ -1272,30 +1272,40 @@ def _unexplained(ring: Ring, look: Look, hands: list[Patch], own_ground: set[str
             if place is not None and (area > UNEXPLAINED * chip_area if place in own_ground
                                       else area > chip_area and thickness >= BARE_THICK * radius):
                 beside.add(place)
-    beside |= _thin_rims(ring, look, own_ground - beside, pieces, board_map)
+    beside |= _thin_rims(ring, look, own_ground, pieces, board_map, beside)
     return on_board, beside | on_board, under_hand
 
 
 THIN_OPENING = 3
 """Pixels across the opening that keeps a tile's thin rim (``_thin_rims``); what else is
 new is opened by 5, which leaves none of a rim 3 or 4 pixels wide."""
+RIM_THICK = 0.85
+"""Beside a board whose ground is no player's colour, a thin rim (closed, its holes filled,
+bare of pieces: ``_bare``) hides a probe where it is larger than a chip and holds a disc of
+this many chip radii: a tile's whole rim round a probe that does not show holds 0.88-1.3;
+what tiles whose probes show leave of their rims beyond a tile's reach, 0.61-0.73 mostly
+(the rims of the tiles of twenty blocks of tables, straight down and at 15-30 degrees)."""
 
 
 def _thin_rims(ring: Ring, look: Look, own_ground: set[str],
-               pieces: list[tuple[float, float]], board_map: np.ndarray) -> set[str]:
-    """The planets in ``own_ground`` beside whose boards a reserved tile shows only its rim:
-    a probe of the ground's colour on a tile of about its shade (a blue probe on a blue-grey
-    tile on a blue table) is no change at all, and the tile's edge around it is a rim too
-    thin for the opening that clears the rest of what is new. Looked at again, off the
-    boards and the gate, opened less: what is new and bare of pieces there (``_bare``), a
-    share of a chip (``UNEXPLAINED``), leaves the reservations unknown. Dev tables 8000-8359
+               pieces: list[tuple[float, float]], board_map: np.ndarray,
+               known: set[str]) -> set[str]:
+    """The planets not ``known`` already beside whose boards a reserved tile shows only its
+    rim: a probe of the ground's colour on a tile of about its shade (a blue probe on a
+    blue-grey tile on a blue table, ``own_ground``) is no change at all, nor is a black probe
+    on a dark table, and the tile's edge around it is a rim too thin for the opening that
+    clears the rest of what is new. Looked at again, off the boards and the gate, opened
+    less: what is new and bare of pieces there (``_bare``), a share of a chip
+    (``UNEXPLAINED``) beside boards in ``own_ground``, as thick as a tile (``RIM_THICK``)
+    beside the others, leaves the reservations unknown. Beside the others: twenty blocks of
+    tables with no hand (as in ``_plain_black_chip``), reservations read right 5867 -> 5860
+    of 6712, read wrong 8 -> 3 (black probes on dark tables; held-out tables 13000-13139:
+    not one read changed). Beside boards in ``own_ground``: dev tables 8000-8359
     straight down and 9700-9859 at 15-30 degrees: reservations read right 2780 -> 2771 of
     3176, read wrong 7 -> 6; the bench's tables 7300-7329 both ways and held-out tables
     12000-12159: 1574 -> 1570 of 1816, read wrong 6 -> 2 (blue probes on blue tables, under
     a hand too). Those left wrong are black probes on tiles on dark tables, which hardly
     change the picture at all. ``board_map``: ``Ring.board_map`` at the picture's size."""
-    if not own_ground:
-        return set()
     opened = cv2.morphologyEx(look.unexplained.astype(np.uint8), cv2.MORPH_OPEN,
                               np.ones((THIN_OPENING, THIN_OPENING), np.uint8))
     opened[board_map > 0] = 0
@@ -1308,7 +1318,7 @@ def _thin_rims(ring: Ring, look: Look, own_ground: set[str],
     for k in range(1, count):
         centre = (float(centres[k][0]) + left, float(centres[k][1]) + top)
         place = ring.place(centre, beside=True)
-        if place not in own_ground or place in found:
+        if place is None or place in known or place in found:
             continue
         radius = look.radius(ring, centre)
         chip_area = math.pi * radius ** 2
@@ -1316,8 +1326,9 @@ def _thin_rims(ring: Ring, look: Look, own_ground: set[str],
                 stats[k, cv2.CC_STAT_AREA] > HAND * chip_area:
             continue
         x, y, w, h = (int(v) for v in stats[k, :4])
-        area, _ = _bare(labels[y:y + h, x:x + w] == k, (x + left, y + top), pieces, radius)
-        if area > UNEXPLAINED * chip_area:
+        area, thick = _bare(labels[y:y + h, x:x + w] == k, (x + left, y + top), pieces, radius)
+        if (area > UNEXPLAINED * chip_area if place in own_ground
+                else area > chip_area and thick >= RIM_THICK * radius):
             found.add(place)
     return found
 
