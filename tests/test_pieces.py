@@ -2093,6 +2093,25 @@ def test_a_ship_seen_where_its_colour_may_show_in_part_leaves_its_other_patches_
     assert "Ruby Red" not in seen.stations and "black is not clear on Ruby Red" in messages
 
 
+def test_a_ship_seen_where_something_is_not_clear_leaves_its_other_patches_unsure():
+    """Held-out table 13134, photo 1, at 25 degrees: a hand lies over Planet 11, and red's
+    station there peeps out between its fingers, a long red strip. It was taken for red's
+    ship, and the true ship on Planet 6 for a red station. A ship seen on a place where
+    something new is of no player's colour (a hand, a piece in shadow) is not placed, and
+    its colour's other patches that are not plainly chips are unsure."""
+    shoot = ring_shoot(13134, 2, 0.3, tilt=25.0)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, hand = shoot.games[1]
+    assert hand is not None and truth.ships["red"] == "Planet 6"
+    assert truth.stations["Planet 11"] == "red" and truth.stations["Planet 6"] is None
+    seen, problems = read_pieces(frame.image, ring)
+    messages = [p.message for p in problems]
+    assert "the red ship is seen on Planet 11, where something else is not clear" in messages
+    assert seen is not None and wrong_reads(seen, truth) == []
+    assert "red" not in seen.ships and "Planet 6" not in seen.stations
+    assert "red is not clear on Planet 6" in messages
+
+
 def test_a_tiles_grey_frame_on_a_dark_table_is_no_black():
     """Bench table 7506, photo 0: beside Ruby Red, Planet 6 and Hazard lie tiles whose grey
     frames are lighter than the dark wooden table and about as light as black's ship. Off

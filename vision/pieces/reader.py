@@ -299,6 +299,14 @@ UNEXPLAINED = 0.3
 board makes its place unknown; beside a board, where reserved tiles lie, what is larger than
 ``HAND`` chips (a few tiles in a row are smaller) or carries no piece."""
 HAND = 12.0
+FINGERS = 10.0
+"""Something of no colour this many chips large or more, mostly on the gate or one board, is
+a hand over that place, as is anything larger than ``HAND`` chips: a ship seen there may be
+a piece peeping between its fingers (held-out table 13134 at 25 degrees: a red station
+under a hand's fingers on a board, 11.8 chips of no colour there, was taken for red's ship,
+and the true ship for a station). Beside the 91 ships seen on a place with something of no
+colour on it in twenty-one blocks of tables, with a hand or not, that thing was up to 9.1
+chips large or at least 12.7."""
 OVER_EDGE = 1.0
 """Something of no colour smaller than this many chips, partly off a board and hardly on it,
 is a tile's edge reaching over the board's (``_over_edge``), judged as what lies beside the
@@ -357,7 +365,13 @@ def reading_pieces(bgr: np.ndarray, ring: Ring) -> Reading:
                 for player in ring.unseen]
     problems += [Problem("unsure_piece", f"{place} is too dark to read") for place in sorted(dim)]
     unsure = _Unsure(_hidden(ring, look))
-    ships, shipped = _ships(bgr, ring, look, problems, unsure)
+    hands = [p for p in look.patches if _hand_coloured(ring, look, p)]
+    pieces = [p.centre for p in look.patches if not any(p is hand for hand in hands)]
+    unknown, unknown_beside, under_hand = _unexplained(ring, look, hands,
+                                                       _own_ground(ring, look), pieces)
+    # what lies in the dark is as unknown as what lies under a hand
+    unknown, unknown_beside, under_hand = unknown | dim, unknown_beside | dim, under_hand | dim
+    ships, shipped = _ships(bgr, ring, look, problems, unsure, under_hand)
     # black alone vanishes into a table's dark print; so only its ship may be glimpsed
     glimpse = _black_glimpse(ring, look) if "black" in ring.colours and "black" not in ships \
         and "black" not in ring.unseen else None
@@ -369,12 +383,6 @@ def reading_pieces(bgr: np.ndarray, ring: Ring) -> Reading:
     if black is not None and black.hardly_darker and (GATE, "black") not in tally:
         unsure.add(GATE, "black")  # no black seen on such a gate is no proof of none there
     yield
-    hands = [p for p in look.patches if _hand_coloured(ring, look, p)]
-    pieces = [p.centre for p in look.patches if not any(p is hand for hand in hands)]
-    unknown, unknown_beside, under_hand = _unexplained(ring, look, hands,
-                                                       _own_ground(ring, look), pieces)
-    # what lies in the dark is as unknown as what lies under a hand
-    unknown, unknown_beside, under_hand = unknown | dim, unknown_beside | dim, under_hand | dim
     for place, player in sorted(unsure.on):
         problems.append(Problem("unsure_piece", f"{player} is not clear on {place}"))
     for place, player in sorted(unsure.beside):
@@ -411,11 +419,9 @@ def reading_pieces(bgr: np.ndarray, ring: Ring) -> Reading:
                                     f"{' and '.join(sorted(colours))}"))
         else:
             stations[name] = next(iter(colours), None)
-    # a ship seen under a hand, or beside something of its own colour that is no piece (a
-    # hand, red as skin is, reaching over it), may be a part of that; not so beside a
-    # smaller thing of no colour (a black ship on a dark board, unsure itself)
-    unclear = {player: at for player, at in ships.items()
-               if at in under_hand or (at, player) in other}
+    # a ship seen beside something of its own colour that is no piece (a hand, red as skin
+    # is, reaching over it) may be a part of that
+    unclear = {player: at for player, at in ships.items() if (at, player) in other}
     for player, at in unclear.items():
         problems.append(Problem("unsure_piece", f"the {player} ship is seen on {at}, "
                                 "where something else is not clear"))
@@ -452,8 +458,8 @@ def _hidden(ring: Ring, look: Look) -> set[tuple[str, str]]:
     return set()
 
 
-def _ships(bgr: np.ndarray, ring: Ring, look: Look, problems: list[Problem], unsure: _Unsure
-           ) -> tuple[dict[str, str], list[Patch]]:
+def _ships(bgr: np.ndarray, ring: Ring, look: Look, problems: list[Problem], unsure: _Unsure,
+           under_hand: set[str]) -> tuple[dict[str, str], list[Patch]]:
     """Where each player's ship stands, and the patches that are ships. A ship not seen
     leaves its colour unsure on the gate, and on the boards where a patch of it is not plainly
     chips (a piece of it, half hidden, could be taken for chips; on the gate, among chips
@@ -467,11 +473,12 @@ def _ships(bgr: np.ndarray, ring: Ring, look: Look, problems: list[Problem], uns
     of it touching another player's ship is not sure either, plainly chips or not: it may be
     the ship itself, half under the other (bench table 7818: yellow's nose beside the green
     ship was read as a yellow station; the dev tables' reads did not change). A ship seen
-    where its colour may show in part, or off the ring, is no surer than one not seen: any
-    other patch of its colour may be the ship (bench table 8038, the gate's own light always
-    taken: black's ship was chosen under a hand on Hazard, and the true one on Ruby Red was
-    read as a station). Bench and held-out tables: 10 stations and reservations of 9696 left
-    out that were read right so. A coloured ship run into its chips on the gate is found
+    where its colour may show in part, under a hand (``under_hand``: a piece peeping between
+    its fingers), or off the ring, is no surer than one not seen: any other patch of its
+    colour may be the ship (bench table 8038, the gate's own light always taken: black's
+    ship was chosen under a hand on Hazard, and the true one on Ruby Red was read as a
+    station). Bench and held-out tables: 10 stations and reservations of 9696 left out that
+    were read right so. A coloured ship run into its chips on the gate is found
     there as what is left with the chips taken out (``_ship_among_chips``); that colour's
     count on the gate is not sure then (counting the discs laid in its patch, seventeen
     blocks of bench tables read 8 counts more right and 3 wrong)."""
@@ -497,6 +504,9 @@ def _ships(bgr: np.ndarray, ring: Ring, look: Look, problems: list[Problem], uns
             problems.append(Problem("unsure_piece", f"the {player} ship is seen on {place}, "
                                     f"where {player} chips may show in part"))
             unsure.add(place, player)  # what shows there of it, on the board or beside
+        elif place in under_hand:
+            problems.append(Problem("unsure_piece", f"the {player} ship is seen on {place}, "
+                                    "where something else is not clear"))
         else:
             ships[player] = place
             continue
@@ -1221,7 +1231,7 @@ def _unexplained(ring: Ring, look: Look, hands: list[Patch], own_ground: set[str
     it is unknown (a reserved tile whose probe does not show, for each tile carries one: it
     is bare across its middle (``BARE_THICK``); beside boards in ``own_ground`` a little of
     it bare is enough, as a piece near it may leave little of it so; a hand reaching past
-    it); and the gate and boards a hand covers."""
+    it); and the gate and boards a hand covers (``HAND``, ``FINGERS``)."""
     opened = cv2.morphologyEx(look.unexplained.astype(np.uint8), cv2.MORPH_OPEN,
                               np.ones((5, 5), np.uint8))
     for hand in hands:
@@ -1265,6 +1275,8 @@ def _unexplained(ring: Ring, look: Look, hands: list[Patch], own_ground: set[str
                 ring, names[int(on[1:].argmax())], blob, corner, on[0], chips,
                 look.radius(ring, centre)):  # mostly on the gate or one board
             on_board.add(names[int(on[1:].argmax())])
+            if chips >= FINGERS:  # a hand's fingers, its palm off the boards
+                under_hand.add(names[int(on[1:].argmax())])
         else:  # beside a board: reserved tiles, each of which carries a probe that shows
             place = ring.place(centre, beside=True)
             radius = look.radius(ring, centre)
