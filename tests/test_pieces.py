@@ -1764,20 +1764,28 @@ def test_a_probe_of_the_tables_colour_showing_only_its_tiles_thin_rim_leaves_it_
     assert any(p.message.startswith(f"something beside {planet}") for p in problems)
 
 
-def test_a_thin_rim_all_that_is_new_still_leaves_the_reservations_unknown():
-    """What is new opened by 5 pixels may leave nothing at all where a tile's thin rim is the
-    only change beside a board on ground of a player's colour: the rim is still looked at,
-    and a tile's rim left alone as a chip's width of nothing new is not."""
-    shoot = ring_shoot(12037, 2, 0.3)
+def _a_tiles_place(seed: int, photo: int, planet: str
+                   ) -> tuple[Ring, Look, np.ndarray, float]:
+    """Table ``seed``'s ring and how ``photo`` looks, with a place for a reserved tile beside
+    ``planet``'s board (off it, to its right) and a chip's radius there."""
+    shoot = ring_shoot(seed, 2, 0.3)
     ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
-    look = at_once(looking_at(shoot.games[1][0].image, ring))
-    corners = np.array(dict(ring.planets)["Planet 12"], float)
+    look = at_once(looking_at(shoot.games[photo][0].image, ring))
+    corners = np.array(dict(ring.planets)[planet], float)
     middle = corners.mean(axis=0)
     radius = look.radius(ring, tuple(middle))
     outward = (corners[1] + corners[2]) / 2 - middle  # towards the board's right side
     tile = middle + outward * (1 + 2.2 * radius / np.linalg.norm(outward))
-    assert ring.place(tuple(map(float, tile)), beside=True) == "Planet 12"
+    assert ring.place(tuple(map(float, tile)), beside=True) == planet
     assert ring.place(tuple(map(float, tile))) is None
+    return ring, look, tile, radius
+
+
+def test_a_thin_rim_all_that_is_new_still_leaves_the_reservations_unknown():
+    """What is new opened by 5 pixels may leave nothing at all where a tile's thin rim is the
+    only change beside a board on ground of a player's colour: the rim is still looked at,
+    and a tile's rim left alone as a chip's width of nothing new is not."""
+    ring, look, tile, radius = _a_tiles_place(12037, 1, "Planet 12")
     reach = int(round(1.8 * radius))
     for width, unknown in ((3, True), (0, False)):
         mask = np.zeros(look.unexplained.shape, np.uint8)
@@ -1819,16 +1827,7 @@ def test_a_tiles_thin_rim_beside_any_board_leaves_its_reservations_unknown_if_ti
     of what is new opened away) leaves the reservations unknown where, closed and filled, it
     is as thick as a tile (``RIM_THICK``); a rim round a piece no larger than a chip (what is
     left of a tile's corners) does not."""
-    shoot = ring_shoot(11092, 2, 0.3)
-    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
-    look = at_once(looking_at(shoot.games[0][0].image, ring))
-    corners = np.array(dict(ring.planets)["Planet 12"], float)
-    middle = corners.mean(axis=0)
-    radius = look.radius(ring, tuple(middle))
-    outward = (corners[1] + corners[2]) / 2 - middle  # towards the board's right side
-    tile = middle + outward * (1 + 2.2 * radius / np.linalg.norm(outward))
-    assert ring.place(tuple(map(float, tile)), beside=True) == "Planet 12"
-    assert ring.place(tuple(map(float, tile))) is None
+    ring, look, tile, radius = _a_tiles_place(11092, 0, "Planet 12")
     for reach, unknown in ((1.4, True), (0.6, False)):
         mask = np.zeros(look.unexplained.shape, np.uint8)
         x, y, half = int(tile[0]), int(tile[1]), int(round(reach * radius))
