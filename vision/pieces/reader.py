@@ -367,8 +367,10 @@ def reading_pieces(bgr: np.ndarray, ring: Ring) -> Reading:
     unsure = _Unsure(_hidden(ring, look))
     hands = [p for p in look.patches if _hand_coloured(ring, look, p)]
     pieces = [p.centre for p in look.patches if not any(p is hand for hand in hands)]
-    unknown, unknown_beside, under_hand = _unexplained(ring, look, hands,
-                                                       _own_ground(ring, look), pieces)
+    own_ground = _own_ground(ring, look)
+    unknown, unknown_beside, under_hand = _unexplained(ring, look, hands, own_ground, pieces)
+    yield
+    unknown_beside |= _thin_rims(ring, look, own_ground, pieces, unknown_beside)
     # what lies in the dark is as unknown as what lies under a hand
     unknown, unknown_beside, under_hand = unknown | dim, unknown_beside | dim, under_hand | dim
     ships, shipped = _ships(bgr, ring, look, problems, unsure, under_hand)
@@ -382,7 +384,6 @@ def reading_pieces(bgr: np.ndarray, ring: Ring) -> Reading:
     black = ring.colours.get("black")
     if black is not None and black.hardly_darker and (GATE, "black") not in tally:
         unsure.add(GATE, "black")  # no black seen on such a gate is no proof of none there
-    yield
     for place, player in sorted(unsure.on):
         problems.append(Problem("unsure_piece", f"{player} is not clear on {place}"))
     for place, player in sorted(unsure.beside):
@@ -1240,10 +1241,9 @@ def _unexplained(ring: Ring, look: Look, hands: list[Patch], own_ground: set[str
     # the pieces of one thing joined (a tile's edge around a probe that does not show)
     side = 2 * int(look.radius(ring, ring.middle)) + 1
     (left, top), joined = closed_around(opened, side)
+    if joined.size == 0:  # nothing new (OpenCV's components of no picture end the process)
+        return set(), set(), set()
     board_map = ring.board_map(opened.shape)
-    if joined.size == 0:  # nothing new (OpenCV's components of no picture end the process),
-        # or nothing but a tile's thin rim
-        return set(), _thin_rims(ring, look, own_ground, pieces, board_map, set()), set()
     count, labels, stats, centres = cv2.connectedComponentsWithStats(joined)
     boards = board_map[top:top + joined.shape[0], left:left + joined.shape[1]]
     names = [GATE] + [name for name, _ in ring.planets]
@@ -1284,7 +1284,6 @@ def _unexplained(ring: Ring, look: Look, hands: list[Patch], own_ground: set[str
             if place is not None and (area > UNEXPLAINED * chip_area if place in own_ground
                                       else area > chip_area and thickness >= BARE_THICK * radius):
                 beside.add(place)
-    beside |= _thin_rims(ring, look, own_ground, pieces, board_map, beside)
     return on_board, beside | on_board, under_hand
 
 
@@ -1300,8 +1299,7 @@ what tiles whose probes show leave of their rims beyond a tile's reach, 0.61-0.7
 
 
 def _thin_rims(ring: Ring, look: Look, own_ground: set[str],
-               pieces: list[tuple[float, float]], board_map: np.ndarray,
-               known: set[str]) -> set[str]:
+               pieces: list[tuple[float, float]], known: set[str]) -> set[str]:
     """The planets not ``known`` already beside whose boards a reserved tile shows only its
     rim: a probe of the ground's colour on a tile of about its shade (a blue probe on a
     blue-grey tile on a blue table, ``own_ground``) is no change at all, nor is a black probe
@@ -1317,10 +1315,10 @@ def _thin_rims(ring: Ring, look: Look, own_ground: set[str],
     3176, read wrong 7 -> 6; the bench's tables 7300-7329 both ways and held-out tables
     12000-12159: 1574 -> 1570 of 1816, read wrong 6 -> 2 (blue probes on blue tables, under
     a hand too). Those left wrong are black probes on tiles on dark tables, which hardly
-    change the picture at all. ``board_map``: ``Ring.board_map`` at the picture's size."""
+    change the picture at all."""
     opened = cv2.morphologyEx(look.unexplained.astype(np.uint8), cv2.MORPH_OPEN,
                               np.ones((THIN_OPENING, THIN_OPENING), np.uint8))
-    opened[board_map > 0] = 0
+    opened[ring.board_map(opened.shape) > 0] = 0
     side = 2 * int(look.radius(ring, ring.middle)) + 1
     (left, top), joined = closed_around(opened, side)
     if joined.size == 0:
