@@ -305,7 +305,7 @@ a hand over that place, as is anything larger than ``HAND`` chips: a ship seen t
 a piece peeping between its fingers (held-out table 13134 at 25 degrees: a red station
 under a hand's fingers on a board, 11.8 chips of no colour there, was taken for red's ship,
 and the true ship for a station). Beside the 91 ships seen on a place with something of no
-colour on it in twenty-one blocks of tables, with a hand or not, that thing was up to 9.1
+colour on it in twenty-two blocks of tables, with a hand or not, that thing was up to 9.1
 chips large or at least 12.7."""
 OVER_EDGE = 1.0
 """Something of no colour smaller than this many chips, partly off a board and hardly on it,
@@ -1307,15 +1307,15 @@ def _thin_rims(ring: Ring, look: Look, own_ground: set[str],
     clears the rest of what is new. Looked at again, off the boards and the gate, opened
     less: what is new and bare of pieces there (``_bare``), a share of a chip
     (``UNEXPLAINED``) beside boards in ``own_ground``, as thick as a tile (``RIM_THICK``)
-    beside the others, leaves the reservations unknown. Beside the others: twenty blocks of
-    tables with no hand (as in ``_plain_black_chip``), reservations read right 5867 -> 5860
-    of 6712, read wrong 8 -> 3 (black probes on dark tables; held-out tables 13000-13139:
-    not one read changed). Beside boards in ``own_ground``: dev tables 8000-8359
-    straight down and 9700-9859 at 15-30 degrees: reservations read right 2780 -> 2771 of
-    3176, read wrong 7 -> 6; the bench's tables 7300-7329 both ways and held-out tables
-    12000-12159: 1574 -> 1570 of 1816, read wrong 6 -> 2 (blue probes on blue tables, under
-    a hand too). Those left wrong are black probes on tiles on dark tables, which hardly
-    change the picture at all."""
+    beside the others, leaves the reservations unknown. Beside boards in ``own_ground``
+    (looked at first): dev tables 8000-8359 straight down and 9700-9859 at 15-30 degrees:
+    reservations read right 2780 -> 2771 of 3176, read wrong 7 -> 6; the bench's tables
+    7300-7329 both ways and held-out tables 12000-12159: 1574 -> 1570 of 1816, read wrong
+    6 -> 2 (blue probes on blue tables, under a hand too). Those left wrong were black probes
+    on tiles on dark tables, which hardly change the picture at all; so beside the others
+    too: twenty blocks of tables with no hand (as in ``_plain_black_chip``), reservations
+    read right 5859 -> 5857 of 6712, read wrong 8 -> 3 (held-out tables 13000-13139: not one
+    read changed)."""
     opened = cv2.morphologyEx(look.unexplained.astype(np.uint8), cv2.MORPH_OPEN,
                               np.ones((THIN_OPENING, THIN_OPENING), np.uint8))
     opened[ring.board_map(opened.shape) > 0] = 0
