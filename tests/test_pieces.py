@@ -2092,11 +2092,11 @@ def test_a_ship_seen_where_its_colour_may_show_in_part_leaves_its_other_patches_
     assert "Ruby Red" not in seen.stations and "black is not clear on Ruby Red" in messages
 
 
-def test_a_ship_seen_where_something_is_not_clear_leaves_its_other_patches_unsure():
-    """Held-out table 13134, photo 1, at 25 degrees: a hand lies over Planet 11, and red's
-    station there peeps out between its fingers, a long red strip. It was taken for red's
-    ship, and the true ship on Planet 6 for a red station. A ship seen on a place where
-    something new is of no player's colour (a hand, a piece in shadow) is not placed, and
+def test_a_ship_seen_under_a_hands_fingers_leaves_its_other_patches_unsure():
+    """Held-out table 13134, photo 1, at 25 degrees: a hand's fingers lie over Planet 11, and
+    red's station there peeps out between them, a long red strip. It was taken for red's
+    ship, and the true ship on Planet 6 for a red station. A ship seen on a place under a
+    hand (something of no colour as large as fingers there, ``FINGERS``) is not placed, and
     its colour's other patches that are not plainly chips are unsure."""
     shoot = ring_shoot(13134, 2, 0.3, tilt=25.0)
     ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
