@@ -191,6 +191,18 @@ def _on_gate(ring: Ring, look: Look, colour: str):
     return (patch, radius, *discs(patch, radius))
 
 
+def _chips_on_gate(seed: int, photo: int, colour: str):
+    """Table ``seed``'s photo ``photo``: the ring, what lies there, where a hand is, and of
+    the one patch of ``colour`` on the gate how many discs are laid in it, how much of it
+    lies beyond them, and how many chips' circles its edges show."""
+    shoot = ring_shoot(seed, 2, 0.3)
+    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    frame, truth, hand = shoot.games[photo]
+    patch, radius, count, beyond = _on_gate(ring, at_once(looking_at(frame.image, ring)),
+                                            colour)
+    return ring, frame, truth, hand, count, beyond, circles(frame.image, patch, radius)
+
+
 def _read_photo(seed: int, photo: int):
     """What photo ``photo`` of table ``seed`` (no hand over it) is read as, with nothing
     read wrong: the pieces seen, what lies there, and the problems' messages."""
@@ -1435,15 +1447,11 @@ def test_a_black_chip_grey_on_a_navy_gate_is_counted_and_measures_the_chips_too(
     no darker than is found grey, and counted; it measures the chips' radius as the others
     do, and three blue chips, two lying under a third, show a little beyond their two discs
     and three circles: counted as three (before, black was no count there and blue unsure)."""
-    shoot = ring_shoot(8232, 2, 0.3)
-    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
+    ring, frame, truth, hand, count, beyond, shown = _chips_on_gate(8232, 1, "blue")
     assert ring.colours["black"].hardly_darker
-    frame, truth, hand = shoot.games[1]
     assert truth.gate == {"blue": 3, "black": 1} and hand != GATE
-    look = at_once(looking_at(frame.image, ring))
-    blue, radius, count, beyond = _on_gate(ring, look, "blue")
     assert count == 2 and TOUCHING_BEYOND < beyond <= BEYOND_DISCS
-    assert circles(frame.image, blue, radius) == 3
+    assert shown == 3
     seen, _ = read_pieces(frame.image, ring)
     assert seen is not None and wrong_reads(seen, truth) == []
     assert seen.gate == truth.gate
@@ -1598,14 +1606,10 @@ def test_chips_in_a_loose_stack_on_the_gate_count_as_the_circles_their_edges_sho
     """Bench and dev tables: chips on the gate lying half on one another leave much of their
     patch beyond the discs laid in it, which alone leaves the count unsure; their edges show
     one chip's circle more than the discs, and the count is the circles'."""
-    shoot = ring_shoot(seed, 2, 0.3)
-    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
-    frame, truth, _ = shoot.games[photo]
+    ring, frame, truth, _, count, beyond, shown = _chips_on_gate(seed, photo, colour)
     assert truth.gate[colour] == probes and truth.ships[colour] != GATE
-    look = at_once(looking_at(frame.image, ring))
-    patch, radius, count, beyond = _on_gate(ring, look, colour)
     assert count == probes - 1 and beyond > BEYOND_DISCS
-    assert circles(frame.image, patch, radius) == probes
+    assert shown == probes
     seen, _ = read_pieces(frame.image, ring)
     assert seen is not None and wrong_reads(seen, truth) == []
     assert seen.gate[colour] == probes
@@ -1622,14 +1626,10 @@ def test_chips_touching_with_a_little_beyond_their_discs_count_as_their_circles(
     little of their patch beyond the discs laid in it (more than ``TOUCHING_BEYOND``, less
     than ``BEYOND_DISCS``), which alone left the count unsure; their edges show one chip's
     circle more than the discs, as a loose stack's do, and the count is the circles'."""
-    shoot = ring_shoot(seed, 2, 0.3)
-    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
-    frame, truth, hand = shoot.games[photo]
+    ring, frame, truth, hand, count, beyond, shown = _chips_on_gate(seed, photo, colour)
     assert hand is None and truth.gate[colour] == probes and truth.ships[colour] != GATE
-    look = at_once(looking_at(frame.image, ring))
-    patch, radius, count, beyond = _on_gate(ring, look, colour)
     assert count == probes - 1 and TOUCHING_BEYOND < beyond <= BEYOND_DISCS
-    assert circles(frame.image, patch, radius) == probes
+    assert shown == probes
     seen, _ = read_pieces(frame.image, ring)
     assert seen is not None and wrong_reads(seen, truth) == []
     assert seen.gate[colour] == probes
@@ -1639,14 +1639,10 @@ def test_chips_touching_with_a_little_beyond_and_no_circle_more_stay_unsure():
     """Bench table 7327, photo 0: four red chips touching show three discs' worth, a little
     beyond them (0.028) and three circles: the fourth is hidden, so the count is not given
     (three would be one short)."""
-    shoot = ring_shoot(7327, 2, 0.3)
-    ring = find_ring(shoot.start.image, list(shoot.planets), shoot.first, list(shoot.players))
-    frame, truth, hand = shoot.games[0]
+    ring, frame, truth, hand, count, beyond, shown = _chips_on_gate(7327, 0, "red")
     assert hand is None and truth.gate["red"] == 4
-    look = at_once(looking_at(frame.image, ring))
-    patch, radius, count, beyond = _on_gate(ring, look, "red")
     assert count == 3 and TOUCHING_BEYOND < beyond <= BEYOND_DISCS
-    assert circles(frame.image, patch, radius) == 3
+    assert shown == 3
     seen, problems = read_pieces(frame.image, ring)
     assert seen is not None and wrong_reads(seen, truth) == []
     assert "red" not in seen.gate and "red is not clear on gate" in [p.message for p in problems]
